@@ -1,0 +1,334 @@
+package core
+
+// Move is one turn: a piece and the cell it ends on, or a pass. A move is
+// identified by its effect alone, so two routes to one cell, or a piece that
+// could either walk or be thrown by a Pillbug to the same cell, are the same
+// move. Moves fit in 16 bits: the cell in bits 0-9, the piece in bits 10-14.
+type Move uint16
+
+// Pass is the move of a player who has no other move.
+const Pass Move = 0x8000
+
+// NoMove is the zero-information move, returned where there is none.
+const NoMove Move = 0xFFFF
+
+// MakeMove returns the move of piece p to cell to.
+func MakeMove(p Piece, to Cell) Move { return Move(uint16(p)<<10 | uint16(to)) }
+
+// Piece returns the piece that moves.
+func (m Move) Piece() Piece { return Piece(m >> 10 & 31) }
+
+// To returns the cell where the piece ends.
+func (m Move) To() Cell { return Cell(m & cellMask) }
+
+// Result is the outcome of a game, or InProgress while it goes on.
+type Result uint8
+
+// The outcomes.
+const (
+	InProgress Result = iota
+	Draw
+	WhiteWins
+	BlackWins
+)
+
+// record is what Undo needs to take a move back, plus the hash of the
+// position the move led to, for the repetition rule.
+type record struct {
+	move          Move
+	from          Cell
+	prevResult    Result
+	prevLastMoved Piece
+	hash          uint64
+}
+
+// Game is a game of Hive: the position, its history and the rules. Play and
+// Undo change it in place without allocating (once the history has grown to
+// the game's length), and keep its Zobrist hash up to date.
+type Game struct {
+	gameType   GameType
+	repetition bool
+
+	// height counts the pieces on each cell, top names the uppermost one;
+	// under links each piece to the one it covers, so a stack is a list.
+	height  [gridCells]uint8
+	top     [gridCells]Piece
+	pos     [NumPieces]Cell
+	under   [NumPieces]Piece
+	inHand  [2]uint16 // slots not yet placed, per colour
+	onBoard uint32    // pieces on the board, one bit per piece
+
+	ply       int   // plies played, counting those of a set-up start position
+	startPly  int   // the ply of the start position
+	lastMoved Piece // the piece the last turn moved or placed; it may not move now
+	result    Result
+	hash      uint64
+	startHash uint64
+	history   []record
+
+	gen generator
+}
+
+// GameOption adjusts a new game.
+type GameOption func(*Game)
+
+// RepetitionDraw turns the threefold-repetition draw on or off. It is on by
+// default, as on the largest online Hive server; off, the game ends only by
+// surrounding a Queen, which is the reference engine Mzinga's behaviour.
+func RepetitionDraw(on bool) GameOption { return func(g *Game) { g.repetition = on } }
+
+// NewGame returns a game of type t at its start.
+func NewGame(t GameType, opts ...GameOption) *Game {
+	g := &Game{gameType: t, repetition: true, lastMoved: NoPiece}
+	for i := range g.top {
+		g.top[i] = NoPiece
+	}
+	for p := range g.pos {
+		g.pos[p] = NoCell
+		g.under[p] = NoPiece
+	}
+	hand := t.slotMask()
+	g.inHand = [2]uint16{hand, hand}
+	g.hash = 0
+	g.startHash = g.hash
+	g.history = make([]record, 0, 256)
+	for _, o := range opts {
+		o(g)
+	}
+	return g
+}
+
+// Clone returns an independent copy of the game.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.history = append(make([]record, 0, cap(g.history)), g.history...)
+	return &c
+}
+
+// Type returns the game type.
+func (g *Game) Type() GameType { return g.gameType }
+
+// RepetitionDrawOn reports whether threefold repetition ends the game.
+func (g *Game) RepetitionDrawOn() bool { return g.repetition }
+
+// SetRepetitionDraw switches the threefold-repetition draw on or off for the
+// moves that follow.
+func (g *Game) SetRepetitionDraw(on bool) { g.repetition = on }
+
+// ToMove returns the colour whose turn it is.
+func (g *Game) ToMove() Color { return Color(g.ply & 1) }
+
+// Ply returns the number of turns played since the start of the game.
+func (g *Game) Ply() int { return g.ply }
+
+// TurnNumber returns the number of the current turn, counted per player as
+// the notation does: White[1], Black[1], White[2], ...
+func (g *Game) TurnNumber() int { return g.ply/2 + 1 }
+
+// Result returns the outcome so far.
+func (g *Game) Result() Result { return g.result }
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.result != InProgress }
+
+// Hash returns the Zobrist hash of the position: the pieces, where they
+// stand and at what height, and the side to move.
+func (g *Game) Hash() uint64 { return g.hash }
+
+// History returns the moves played since the start position, oldest first.
+func (g *Game) History() []Move {
+	moves := make([]Move, len(g.history))
+	for i, r := range g.history {
+		moves[i] = r.move
+	}
+	return moves
+}
+
+// MovesPlayed returns the number of moves Undo can take back.
+func (g *Game) MovesPlayed() int { return len(g.history) }
+
+// LastMoved returns the piece the previous turn moved or placed, which may
+// neither move nor be thrown now, or NoPiece.
+func (g *Game) LastMoved() Piece { return g.lastMoved }
+
+// Position returns the cell of piece p, or NoCell while it is in hand.
+func (g *Game) Position(p Piece) Cell { return g.pos[p] }
+
+// InHand reports whether piece p is still to be placed.
+func (g *Game) InHand(p Piece) bool { return g.pos[p] == NoCell }
+
+// InPlay reports whether piece p belongs to this game type.
+func (g *Game) InPlay(p Piece) bool { return p < NumPieces && g.gameType.Has(p.Bug()) }
+
+// Height returns the number of pieces stacked on cell c.
+func (g *Game) Height(c Cell) int { return int(g.height[c]) }
+
+// Top returns the uppermost piece on cell c, or NoPiece.
+func (g *Game) Top(c Cell) Piece { return g.top[c] }
+
+// Under returns the piece directly beneath p, or NoPiece.
+func (g *Game) Under(p Piece) Piece { return g.under[p] }
+
+// Level returns how many pieces lie beneath piece p.
+func (g *Game) Level(p Piece) int {
+	n := 0
+	for q := g.under[p]; q != NoPiece; q = g.under[q] {
+		n++
+	}
+	return n
+}
+
+// OnBoard returns the pieces on the board, one bit per piece.
+func (g *Game) OnBoard() uint32 { return g.onBoard }
+
+// Play plays m, which must be legal (see Legal and CheckMove); it is the
+// fast path for search and perft and checks nothing.
+func (g *Game) Play(m Move) {
+	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved}
+	if m != Pass {
+		p, to := m.Piece(), m.To()
+		from := g.pos[p]
+		rec.from = from
+		if from == NoCell {
+			g.inHand[p.Color()] &^= 1 << (p % PiecesPerColor)
+			g.onBoard |= 1 << p
+		} else {
+			g.lift(p, from)
+		}
+		g.drop(p, to)
+	}
+	g.setLastMoved(m)
+	g.ply++
+	g.hash ^= sideToMoveKey
+	rec.hash = g.hash
+	g.history = append(g.history, rec)
+	g.result = g.judge()
+}
+
+// Undo takes back the last move played. It does nothing at the start
+// position.
+func (g *Game) Undo() {
+	n := len(g.history) - 1
+	if n < 0 {
+		return
+	}
+	rec := &g.history[n]
+	if rec.move != Pass {
+		p := rec.move.Piece()
+		g.lift(p, rec.move.To())
+		if rec.from == NoCell {
+			g.pos[p] = NoCell
+			g.inHand[p.Color()] |= 1 << (p % PiecesPerColor)
+			g.onBoard &^= 1 << p
+		} else {
+			g.drop(p, rec.from)
+		}
+	}
+	g.setLastMovedPiece(rec.prevLastMoved)
+	g.result = rec.prevResult
+	g.ply--
+	g.hash ^= sideToMoveKey
+	g.history = g.history[:n]
+}
+
+// setLastMoved records the piece that m moved, which may neither move nor
+// be thrown on the next turn.
+func (g *Game) setLastMoved(m Move) {
+	if m == Pass {
+		g.setLastMovedPiece(NoPiece)
+	} else {
+		g.setLastMovedPiece(m.Piece())
+	}
+}
+
+// setLastMovedPiece also keeps the hash in step: with a Pillbug in play the
+// piece that may not move is part of the position, as en passant is in chess,
+// since it changes which moves are legal.
+func (g *Game) setLastMovedPiece(p Piece) {
+	if g.gameType&WithPillbug != 0 {
+		g.hash ^= frozenKey(g.lastMoved) ^ frozenKey(p)
+	}
+	g.lastMoved = p
+}
+
+// lift takes the top piece p off cell c.
+func (g *Game) lift(p Piece, c Cell) {
+	h := g.height[c] - 1
+	g.hash ^= zobrist(p, c, h)
+	g.height[c] = h
+	g.top[c] = g.under[p]
+	g.under[p] = NoPiece
+}
+
+// drop puts piece p on top of cell c.
+func (g *Game) drop(p Piece, c Cell) {
+	h := g.height[c]
+	g.hash ^= zobrist(p, c, h)
+	g.under[p] = g.top[c]
+	g.top[c] = p
+	g.height[c] = h + 1
+	g.pos[p] = c
+}
+
+// queenOf returns the Queen of colour c.
+func queenOf(c Color) Piece { return Piece(c) * PiecesPerColor }
+
+// surrounded reports whether all six neighbours of c are occupied.
+func (g *Game) surrounded(c Cell) bool {
+	for d := Direction(0); d < NumDirections; d++ {
+		if g.height[c.Neighbor(d)] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// judge returns the result of the position just reached: a side whose Queen
+// is surrounded loses, both at once is a draw, and so is the third
+// occurrence of one position with the same side to move when the repetition
+// rule is on.
+func (g *Game) judge() Result {
+	whiteLost, blackLost := false, false
+	if c := g.pos[queenOf(White)]; c != NoCell {
+		whiteLost = g.surrounded(c)
+	}
+	if c := g.pos[queenOf(Black)]; c != NoCell {
+		blackLost = g.surrounded(c)
+	}
+	switch {
+	case whiteLost && blackLost:
+		return Draw
+	case whiteLost:
+		return BlackWins
+	case blackLost:
+		return WhiteWins
+	}
+	if g.repetition && g.repeatedThrice() {
+		return Draw
+	}
+	return InProgress
+}
+
+// repeatedThrice reports whether the current position occurred twice
+// before. Placing a piece can never be undone by later play, so only the
+// positions since the last placement can repeat.
+func (g *Game) repeatedThrice() bool {
+	seen := 1
+	n := len(g.history) - 1
+	for i := n; i >= 0; i-- {
+		r := &g.history[i]
+		if i != n && r.hash == g.hash {
+			seen++
+			if seen == 3 {
+				return true
+			}
+		}
+		if r.move != Pass && r.from == NoCell {
+			return false
+		}
+	}
+	if n >= 0 && g.startHash == g.hash {
+		seen++
+	}
+	return seen >= 3
+}

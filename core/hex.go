@@ -1,0 +1,82 @@
+package core
+
+// The board is a helical grid of 1024 cells, 32 to a row, that wraps around
+// on itself: a cell's neighbour is one addition and one mask away, with no
+// edge to test. A hive holds at most 28 pieces, so two cells of one hive (or
+// an empty cell next to it) differ by at most 29 in each axial coordinate;
+// dq + 32*dr is then never a multiple of 1024 unless dq = dr = 0, so no two
+// such cells share an index and the wrap can never fold the hive onto itself.
+const (
+	gridWidth = 32
+	gridCells = 1024
+	cellMask  = gridCells - 1
+)
+
+// Cell is one hexagon of the grid. Only the relations between cells carry
+// meaning (a hive may drift anywhere on the wrapping grid); a protocol that
+// needs absolute coordinates measures them by walking from a reference piece.
+type Cell uint16
+
+// NoCell is the position of a piece that is still in its player's hand.
+const NoCell Cell = 0xFFFF
+
+// Origin is the cell where the first piece of a game is placed.
+const Origin Cell = 16*gridWidth + 16
+
+// Direction names one of the six neighbours of a pointy-top hexagon, in
+// clockwise order as seen on screen, so that d-1 and d+1 are the two cells
+// that flank the step from a cell to its neighbour d (the "gate").
+type Direction uint8
+
+// The six directions, clockwise from the right-hand neighbour.
+const (
+	East Direction = iota
+	SouthEast
+	SouthWest
+	West
+	NorthWest
+	NorthEast
+)
+
+// NumDirections is the number of neighbours of a cell.
+const NumDirections = 6
+
+// dirOffsets packs the index offset of each direction, modulo 1024, in ten
+// bits each: E +1, SE +32, SW +31, W -1, NW -32, NE -31. Axial coordinates are
+// (q, r) with q growing to the east and r growing to the south-east.
+const dirOffsets uint64 = 1 | 32<<10 | 31<<20 | 1023<<30 | 992<<40 | 993<<50
+
+// Neighbor returns the adjacent cell in direction d.
+func (c Cell) Neighbor(d Direction) Cell {
+	return (c + Cell(dirOffsets>>(10*uint(d))&cellMask)) & cellMask
+}
+
+// Opposite returns the direction pointing back along d.
+func (d Direction) Opposite() Direction { return (d + 3) % 6 }
+
+// Clockwise returns the next direction clockwise from d.
+func (d Direction) Clockwise() Direction { return (d + 1) % 6 }
+
+// CounterClockwise returns the next direction counter-clockwise from d.
+func (d Direction) CounterClockwise() Direction { return (d + 5) % 6 }
+
+// CellAt returns the cell at axial offset (q, r) from the origin.
+func CellAt(q, r int) Cell {
+	return Cell((int(Origin) + q + gridWidth*r) & cellMask)
+}
+
+// Step returns the cell reached from c by moving dq east and dr south-east.
+func (c Cell) Step(dq, dr int) Cell {
+	return Cell((int(c) + dq + gridWidth*dr) & cellMask)
+}
+
+// DirectionTo returns the direction from c to an adjacent cell n, and false
+// when the two cells are not neighbours.
+func (c Cell) DirectionTo(n Cell) (Direction, bool) {
+	for d := Direction(0); d < NumDirections; d++ {
+		if c.Neighbor(d) == n {
+			return d, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,584 @@
+package core
+
+import "math/bits"
+
+// maxMoves bounds the moves of one position. Each of a player's 14 pieces
+// can reach at most the empty cells around a hive of 27 others (fewer than
+// 2*27+6 on the ground, plus the 27 stack tops for a climber), placements
+// happen only while pieces remain in hand, and Pillbug throws add at most
+// 2*6*6; 1024 is far beyond what any position reaches.
+const maxMoves = 1024
+
+// MoveList holds the legal moves of a position. It is a fixed array so that
+// generating moves never allocates; keep one per search depth.
+type MoveList struct {
+	n     int
+	moves [maxMoves]Move
+}
+
+// Len returns the number of moves in the list.
+func (l *MoveList) Len() int { return l.n }
+
+// At returns the i-th move.
+func (l *MoveList) At(i int) Move { return l.moves[i] }
+
+// Moves returns the moves as a slice that shares the list's storage.
+func (l *MoveList) Moves() []Move { return l.moves[:l.n] }
+
+// Contains reports whether m is in the list.
+func (l *MoveList) Contains(m Move) bool {
+	for _, x := range l.moves[:l.n] {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *MoveList) add(m Move) {
+	l.moves[l.n] = m
+	l.n++
+}
+
+// generator is the scratch space of move generation, kept in the Game so
+// that generating moves allocates nothing.
+type generator struct {
+	// mark[c] == epoch means cell c is already a destination of the piece
+	// being generated; a new epoch forgets every mark at once.
+	mark  [gridCells]uint32
+	epoch uint32
+	// first and end delimit, in the move list, the moves each piece made
+	// by itself, so that a Pillbug throw of the same piece to the same
+	// cell is not listed twice.
+	first, end [NumPieces]uint16
+	// disc and low are the DFS discovery times and low links of the
+	// articulation-point search, indexed by the top piece of each cell.
+	disc, low [NumPieces]uint8
+}
+
+// newEpoch starts a fresh set of marks.
+func (s *generator) newEpoch() {
+	s.epoch++
+	if s.epoch == 0 {
+		s.mark = [gridCells]uint32{}
+		s.epoch = 1
+	}
+}
+
+// GenerateMoves fills l with every legal move of the side to move: each
+// (piece, destination) once, a lone Pass when nothing else is legal, and
+// nothing at all once the game is over.
+func (g *Game) GenerateMoves(l *MoveList) {
+	l.n = 0
+	if g.result != InProgress {
+		return
+	}
+	me := g.ToMove()
+	g.genPlacements(l, me)
+	if g.pos[queenOf(me)] != NoCell {
+		g.genMovements(l, me)
+	}
+	if l.n == 0 {
+		l.add(Pass)
+	}
+}
+
+// Legal reports whether m is a legal move now.
+func (g *Game) Legal(m Move) bool {
+	var l MoveList
+	g.GenerateMoves(&l)
+	return l.Contains(m)
+}
+
+// placeableBugs returns, for the side to move, the pieces it may place now:
+// the lowest-numbered piece in hand of each bug, no Queen on a player's first
+// turn (the tournament opening), and only the Queen on the fourth turn of a
+// player who has not placed it yet.
+func (g *Game) placeableBugs(me Color, out *[NumBugs]Piece) int {
+	hand := g.inHand[me]
+	if hand == 0 {
+		return 0
+	}
+	base := Piece(me) * PiecesPerColor
+	ownTurn := g.ply / 2
+	if ownTurn == 3 && hand&1 != 0 {
+		out[0] = base
+		return 1
+	}
+	n := 0
+	for b := Bug(0); b < NumBugs; b++ {
+		if b == Queen && ownTurn == 0 {
+			continue
+		}
+		slots := hand & (uint16(1)<<bugFirstSlot[b+1] - 1) &^ (uint16(1)<<bugFirstSlot[b] - 1)
+		if slots != 0 {
+			out[n] = base + Piece(bits.TrailingZeros16(slots))
+			n++
+		}
+	}
+	return n
+}
+
+// placementCells appends to cells every cell where the side to move may
+// place a piece: the origin for the first piece of the game, any cell
+// touching the hive for a player's first piece, and later any empty cell
+// touching one of the player's own stacks and none of the opponent's (the
+// colour of a stack is the colour of its top piece).
+func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) int {
+	if g.onBoard == 0 {
+		cells[0] = Origin
+		return 1
+	}
+	g.gen.newEpoch()
+	epoch := g.gen.epoch
+	n := 0
+	own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1)
+	if own == 0 {
+		for all := g.onBoard; all != 0; all &= all - 1 {
+			c := g.pos[bits.TrailingZeros32(all)]
+			for d := Direction(0); d < NumDirections; d++ {
+				x := c.Neighbor(d)
+				if g.height[x] == 0 && g.gen.mark[x] != epoch {
+					g.gen.mark[x] = epoch
+					cells[n] = x
+					n++
+				}
+			}
+		}
+		return n
+	}
+	base := Piece(me) * PiecesPerColor
+	oppBase := Piece(me.Other()) * PiecesPerColor
+	for ; own != 0; own &= own - 1 {
+		p := base + Piece(bits.TrailingZeros32(own))
+		c := g.pos[p]
+		if g.top[c] != p {
+			continue
+		}
+		for d := Direction(0); d < NumDirections; d++ {
+			x := c.Neighbor(d)
+			if g.height[x] != 0 || g.gen.mark[x] == epoch {
+				continue
+			}
+			g.gen.mark[x] = epoch
+			if g.touchesColor(x, oppBase) {
+				continue
+			}
+			cells[n] = x
+			n++
+		}
+	}
+	return n
+}
+
+// touchesColor reports whether a neighbour of c has a top piece of the
+// colour whose first piece is base.
+func (g *Game) touchesColor(c Cell, base Piece) bool {
+	for d := Direction(0); d < NumDirections; d++ {
+		if g.top[c.Neighbor(d)]-base < PiecesPerColor {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Game) genPlacements(l *MoveList, me Color) {
+	var pieces [NumBugs]Piece
+	np := g.placeableBugs(me, &pieces)
+	if np == 0 {
+		return
+	}
+	var cells [NumPieces * NumDirections]Cell
+	nc := g.placementCells(me, &cells)
+	for _, p := range pieces[:np] {
+		for _, c := range cells[:nc] {
+			l.add(MakeMove(p, c))
+		}
+	}
+}
+
+// genMovements adds the moves of the pieces on the board: each uncovered
+// piece of the side to move that would not split the hive and did not move
+// last turn, then the throws of its Pillbug (and of a Mosquito touching one).
+func (g *Game) genMovements(l *MoveList, me Color) {
+	pinned := g.articulationPieces()
+	base := Piece(me) * PiecesPerColor
+	var generated uint32
+	for own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1); own != 0; own &= own - 1 {
+		p := base + Piece(bits.TrailingZeros32(own))
+		c := g.pos[p]
+		if g.top[c] != p || p == g.lastMoved {
+			continue
+		}
+		h := g.height[c]
+		if h == 1 && pinned&(1<<p) != 0 {
+			continue
+		}
+		first := l.n
+		g.genPiece(l, p, c, h)
+		g.gen.first[p], g.gen.end[p] = uint16(first), uint16(l.n)
+		generated |= 1 << p
+	}
+	if g.gameType&WithPillbug != 0 {
+		g.genThrows(l, me, pinned, generated)
+	}
+}
+
+// genPiece adds the moves of piece p, the top of cell c of height h. The
+// piece is lifted off the board while its moves are traced, so that it
+// neither blocks nor supports its own path.
+func (g *Game) genPiece(l *MoveList, p Piece, c Cell, h uint8) {
+	g.height[c] = h - 1
+	g.top[c] = g.under[p]
+	g.gen.newEpoch()
+	g.gen.mark[c] = g.gen.epoch
+	bug := p.Bug()
+	switch {
+	case h > 1:
+		// Only a Beetle, or a Mosquito that climbed as one, is ever on top
+		// of the hive, and from there both move as a Beetle.
+		g.genBeetle(l, p, c)
+	case bug == Mosquito:
+		g.genMosquito(l, p, c)
+	default:
+		g.genBug(l, p, c, bug)
+	}
+	g.height[c] = h
+	g.top[c] = p
+}
+
+func (g *Game) genBug(l *MoveList, p Piece, c Cell, bug Bug) {
+	switch bug {
+	case Queen, Pillbug:
+		g.addSlides(l, p, c)
+	case Spider:
+		g.genSpider(l, p, c)
+	case Beetle:
+		g.genBeetle(l, p, c)
+	case Grasshopper:
+		g.genGrasshopper(l, p, c)
+	case Ant:
+		g.genAnt(l, p, c)
+	case Ladybug:
+		g.genLadybug(l, p, c)
+	}
+}
+
+// genMosquito moves a Mosquito on the ground as any bug it touches: the
+// bug on top of each neighbouring stack, never another Mosquito. An Ant
+// reaches every cell that a Queen, Pillbug or Spider reaches, and a Beetle
+// every cell a Queen or Pillbug reaches, so those are skipped when covered.
+func (g *Game) genMosquito(l *MoveList, p Piece, c Cell) {
+	var touched uint16
+	for d := Direction(0); d < NumDirections; d++ {
+		if t := g.top[c.Neighbor(d)]; t != NoPiece {
+			touched |= 1 << t.Bug()
+		}
+	}
+	if touched&(1<<Ant) != 0 {
+		g.genAnt(l, p, c) // first: its search walks the list it fills
+	} else {
+		if touched&(1<<Spider) != 0 {
+			g.genSpider(l, p, c)
+		}
+		if touched&(1<<Beetle) == 0 && touched&(1<<Queen|1<<Pillbug) != 0 {
+			g.addSlides(l, p, c)
+		}
+	}
+	if touched&(1<<Beetle) != 0 {
+		g.genBeetle(l, p, c)
+	}
+	if touched&(1<<Grasshopper) != 0 {
+		g.genGrasshopper(l, p, c)
+	}
+	if touched&(1<<Ladybug) != 0 {
+		g.genLadybug(l, p, c)
+	}
+}
+
+// addDest adds the move of p to c unless p already has it.
+func (g *Game) addDest(l *MoveList, p Piece, c Cell) {
+	if g.gen.mark[c] != g.gen.epoch {
+		g.gen.mark[c] = g.gen.epoch
+		l.add(MakeMove(p, c))
+	}
+}
+
+// occupancy returns one bit per occupied neighbour of c, bit d for
+// direction d.
+func (g *Game) occupancy(c Cell) uint8 {
+	var m uint8
+	if g.height[c.Neighbor(East)] != 0 {
+		m |= 1
+	}
+	if g.height[c.Neighbor(SouthEast)] != 0 {
+		m |= 2
+	}
+	if g.height[c.Neighbor(SouthWest)] != 0 {
+		m |= 4
+	}
+	if g.height[c.Neighbor(West)] != 0 {
+		m |= 8
+	}
+	if g.height[c.Neighbor(NorthWest)] != 0 {
+		m |= 16
+	}
+	if g.height[c.Neighbor(NorthEast)] != 0 {
+		m |= 32
+	}
+	return m
+}
+
+// slideDirections returns the directions in which a piece on the ground
+// can slide from a cell whose occupied neighbours are occ: the target must
+// be empty and exactly one of the two cells flanking the step occupied.
+// Both occupied is a gate too narrow to pass (Freedom to Move); neither
+// would take the piece out of contact with the hive during the move (One
+// Hive).
+func slideDirections(occ uint8) uint8 {
+	prev := (occ<<1 | occ>>5) & 63 // bit d: neighbour d-1 is occupied
+	next := (occ>>1 | occ<<5) & 63 // bit d: neighbour d+1 is occupied
+	return ^occ & (prev ^ next) & 63
+}
+
+// addSlides adds every one-step slide of p from c.
+func (g *Game) addSlides(l *MoveList, p Piece, c Cell) {
+	for dirs := slideDirections(g.occupancy(c)); dirs != 0; dirs &= dirs - 1 {
+		g.addDest(l, p, c.Neighbor(Direction(bits.TrailingZeros8(dirs))))
+	}
+}
+
+// genAnt adds every cell p can reach by any number of slides: a breadth-
+// first search that uses the move list itself as its queue.
+func (g *Game) genAnt(l *MoveList, p Piece, c Cell) {
+	first := l.n
+	g.addSlides(l, p, c)
+	for i := first; i < l.n; i++ {
+		g.addSlides(l, p, l.moves[i].To())
+	}
+}
+
+// genSpider adds the cells p reaches in exactly three slides without
+// visiting any cell twice.
+func (g *Game) genSpider(l *MoveList, p Piece, c Cell) {
+	for d1 := slideDirections(g.occupancy(c)); d1 != 0; d1 &= d1 - 1 {
+		a := c.Neighbor(Direction(bits.TrailingZeros8(d1)))
+		for d2 := slideDirections(g.occupancy(a)); d2 != 0; d2 &= d2 - 1 {
+			b := a.Neighbor(Direction(bits.TrailingZeros8(d2)))
+			if b == c {
+				continue
+			}
+			for d3 := slideDirections(g.occupancy(b)); d3 != 0; d3 &= d3 - 1 {
+				if e := b.Neighbor(Direction(bits.TrailingZeros8(d3))); e != a {
+					g.addDest(l, p, e) // e == c is marked already
+				}
+			}
+		}
+	}
+}
+
+// gateBlocks reports whether the step from cell c in direction d is
+// blocked for a piece that leaves c at height from (pieces beneath it) and
+// arrives at height to: the two flanking stacks must not both be higher
+// than both ends of the step (Freedom to Move, with stack heights).
+func (g *Game) gateBlocks(c Cell, d Direction, from, to uint8) bool {
+	left := g.height[c.Neighbor(d.CounterClockwise())]
+	right := g.height[c.Neighbor(d.Clockwise())]
+	return min(left, right) > max(from, to)
+}
+
+// genBeetle adds the steps of a Beetle from c: one cell in any direction,
+// climbing up or down, through no gate higher than both ends; on the
+// ground, a slide.
+func (g *Game) genBeetle(l *MoveList, p Piece, c Cell) {
+	level := g.height[c]
+	for d := Direction(0); d < NumDirections; d++ {
+		to := c.Neighbor(d)
+		h := g.height[to]
+		if level == 0 && h == 0 {
+			left := g.height[c.Neighbor(d.CounterClockwise())]
+			right := g.height[c.Neighbor(d.Clockwise())]
+			if (left == 0) == (right == 0) {
+				continue
+			}
+		} else if g.gateBlocks(c, d, level, h) {
+			continue
+		}
+		g.addDest(l, p, to)
+	}
+}
+
+// genGrasshopper adds the jumps of p: in a straight line over one or more
+// pieces to the first empty cell.
+func (g *Game) genGrasshopper(l *MoveList, p Piece, c Cell) {
+	for d := Direction(0); d < NumDirections; d++ {
+		x := c.Neighbor(d)
+		if g.height[x] == 0 {
+			continue
+		}
+		for g.height[x] != 0 {
+			x = x.Neighbor(d)
+		}
+		g.addDest(l, p, x)
+	}
+}
+
+// genLadybug adds the moves of p: two steps on top of the hive, then one
+// step down into an empty cell, each step through no gate higher than both
+// of its ends.
+func (g *Game) genLadybug(l *MoveList, p Piece, c Cell) {
+	for d1 := Direction(0); d1 < NumDirections; d1++ {
+		a := c.Neighbor(d1)
+		ha := g.height[a]
+		if ha == 0 || g.gateBlocks(c, d1, 0, ha) {
+			continue
+		}
+		for d2 := Direction(0); d2 < NumDirections; d2++ {
+			b := a.Neighbor(d2)
+			hb := g.height[b]
+			if hb == 0 || g.gateBlocks(a, d2, ha, hb) {
+				continue
+			}
+			for d3 := Direction(0); d3 < NumDirections; d3++ {
+				e := b.Neighbor(d3)
+				if g.height[e] == 0 && !g.gateBlocks(b, d3, hb, 0) {
+					g.addDest(l, p, e) // e == c is marked already
+				}
+			}
+		}
+	}
+}
+
+// genThrows adds the Pillbug's special ability: the Pillbug of the side to
+// move, or its Mosquito while touching a Pillbug, both uncovered on the
+// ground, lifts an adjacent piece of either colour onto itself and sets it
+// down on an empty cell next to itself. The thrown piece must sit alone on
+// its cell, must not be the piece moved last turn, must not split the hive,
+// and passes no gate of two stacks of height two or more, up or down.
+func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
+	var throwers [2]Cell
+	nt := 0
+	base := Piece(me) * PiecesPerColor
+	// A Pillbug or Mosquito that was itself thrown last turn cannot use
+	// the ability now (it may not move at all this turn).
+	pill := base + Piece(bugFirstSlot[Pillbug])
+	if c := g.pos[pill]; c != NoCell && g.height[c] == 1 && pill != g.lastMoved {
+		throwers[nt] = c
+		nt++
+	}
+	if g.gameType&WithMosquito != 0 {
+		mosq := base + Piece(bugFirstSlot[Mosquito])
+		if c := g.pos[mosq]; c != NoCell && g.height[c] == 1 && mosq != g.lastMoved && g.touchesBug(c, Pillbug) {
+			throwers[nt] = c
+			nt++
+		}
+	}
+	var targets uint32
+	for _, t := range throwers[:nt] {
+		for d := Direction(0); d < NumDirections; d++ {
+			x := t.Neighbor(d)
+			if g.height[x] != 1 {
+				continue
+			}
+			if X := g.top[x]; X != g.lastMoved && pinned&(1<<X) == 0 {
+				targets |= 1 << X
+			}
+		}
+	}
+	for ; targets != 0; targets &= targets - 1 {
+		X := Piece(bits.TrailingZeros32(targets))
+		x := g.pos[X]
+		g.gen.newEpoch()
+		g.gen.mark[x] = g.gen.epoch
+		if generated&(1<<X) != 0 {
+			for _, m := range l.moves[g.gen.first[X]:g.gen.end[X]] {
+				g.gen.mark[m.To()] = g.gen.epoch
+			}
+		}
+		g.height[x] = 0
+		for _, t := range throwers[:nt] {
+			up, adjacent := t.DirectionTo(x)
+			if !adjacent || g.gateBlocks(t, up, 1, 0) {
+				continue
+			}
+			for d := Direction(0); d < NumDirections; d++ {
+				if z := t.Neighbor(d); g.height[z] == 0 && !g.gateBlocks(t, d, 1, 0) {
+					g.addDest(l, X, z)
+				}
+			}
+		}
+		g.height[x] = 1
+	}
+}
+
+// touchesBug reports whether a stack next to c has a piece of bug b on top.
+func (g *Game) touchesBug(c Cell, b Bug) bool {
+	for d := Direction(0); d < NumDirections; d++ {
+		if t := g.top[c.Neighbor(d)]; t != NoPiece && t.Bug() == b {
+			return true
+		}
+	}
+	return false
+}
+
+// articulationPieces returns, one bit per piece, the top pieces of the
+// cells whose removal would split the hive in two: the articulation points
+// of the graph of occupied cells, found by an iterative Tarjan search.
+func (g *Game) articulationPieces() uint32 {
+	if bits.OnesCount32(g.onBoard) < 3 {
+		return 0
+	}
+	disc, low := &g.gen.disc, &g.gen.low
+	*disc = [NumPieces]uint8{}
+	var (
+		cells   [NumPieces]Cell
+		dirs    [NumPieces]uint8
+		parents [NumPieces]Piece
+	)
+	root := g.pos[bits.TrailingZeros32(g.onBoard)]
+	rootID := g.top[root]
+	disc[rootID], low[rootID] = 1, 1
+	cells[0], dirs[0], parents[0] = root, 0, NoPiece
+	clock := uint8(1)
+	rootChildren := 0
+	var cut uint32
+	sp := 0
+	for {
+		c := cells[sp]
+		id := g.top[c]
+		if dirs[sp] < NumDirections {
+			n := c.Neighbor(Direction(dirs[sp]))
+			dirs[sp]++
+			if g.height[n] == 0 {
+				continue
+			}
+			nid := g.top[n]
+			if disc[nid] == 0 {
+				clock++
+				disc[nid], low[nid] = clock, clock
+				sp++
+				cells[sp], dirs[sp], parents[sp] = n, 0, id
+			} else if nid != parents[sp] && disc[nid] < low[id] {
+				low[id] = disc[nid]
+			}
+			continue
+		}
+		sp--
+		if sp < 0 {
+			break
+		}
+		pid := g.top[cells[sp]]
+		if low[id] < low[pid] {
+			low[pid] = low[id]
+		}
+		if sp == 0 {
+			rootChildren++
+		} else if low[id] >= disc[pid] {
+			cut |= 1 << pid
+		}
+	}
+	if rootChildren > 1 {
+		cut |= 1 << rootID
+	}
+	return cut
+}

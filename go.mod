@@ -1,0 +1,3 @@
+module github.com/hivebridge/hivebridge
+
+go 1.26.8
