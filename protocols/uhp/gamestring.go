@@ -1,0 +1,247 @@
+// Package uhp speaks the Universal Hive Protocol: its codecs (GameTypeString,
+// GameStateString, TurnString, GameString and MoveString, read and written
+// here as pure functions of strings and core values) and, built on them, the
+// sessions that use them.
+package uhp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hivebridge/hivebridge/core"
+)
+
+// FormatGameType writes a GameTypeString: "All GameTypeStrings start with
+// Base, and if there are any expansion pieces, a single + and any
+// combination of: M for Mosquito, L for Ladybug, P for Pillbug." The letters
+// are written in the order M, L, P, as the spec lists every type.
+func FormatGameType(t core.GameType) string {
+	if t == core.Base {
+		return "Base"
+	}
+	s := "Base+"
+	if t&core.WithMosquito != 0 {
+		s += "M"
+	}
+	if t&core.WithLadybug != 0 {
+		s += "L"
+	}
+	if t&core.WithPillbug != 0 {
+		s += "P"
+	}
+	return s
+}
+
+// ParseGameType reads a GameTypeString. The expansion letters may come in
+// any order and either case ("Base+PLM" is Base+MLP), each at most once.
+func ParseGameType(s string) (core.GameType, error) {
+	s = strings.TrimSpace(s)
+	base, exp, plus := strings.Cut(s, "+")
+	if !strings.EqualFold(base, "Base") {
+		return 0, fmt.Errorf("unknown game type %q: a GameTypeString starts with Base", s)
+	}
+	if plus && exp == "" {
+		return 0, fmt.Errorf("game type %q has a + but no expansion letters (M, L or P)", s)
+	}
+	t := core.Base
+	for i := 0; i < len(exp); i++ {
+		var bit core.GameType
+		switch exp[i] {
+		case 'M', 'm':
+			bit = core.WithMosquito
+		case 'L', 'l':
+			bit = core.WithLadybug
+		case 'P', 'p':
+			bit = core.WithPillbug
+		default:
+			return 0, fmt.Errorf("game type %q: %q is not an expansion letter (M, L or P)", s, exp[i])
+		}
+		if t&bit != 0 {
+			return 0, fmt.Errorf("game type %q names expansion %c twice", s, exp[i])
+		}
+		t |= bit
+	}
+	return t, nil
+}
+
+// GameState is a GameStateString: whether the game is in progress or not.
+type GameState uint8
+
+// The GameStateString values.
+const (
+	NotStarted GameState = iota // "The game has not started, no moves have been made."
+	InProgress                  // "The game is in progress, at least one move has been made."
+	Draw                        // "The game is over, the result is a draw."
+	WhiteWins                   // "The game is over, the white side has won."
+	BlackWins                   // "The game is over, the black side has won."
+)
+
+func (s GameState) String() string {
+	switch s {
+	case NotStarted:
+		return "NotStarted"
+	case InProgress:
+		return "InProgress"
+	case Draw:
+		return "Draw"
+	case WhiteWins:
+		return "WhiteWins"
+	case BlackWins:
+		return "BlackWins"
+	}
+	return "GameState(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseGameState reads a GameStateString, in any case.
+func ParseGameState(s string) (GameState, error) {
+	s = strings.TrimSpace(s)
+	for st := NotStarted; st <= BlackWins; st++ {
+		if strings.EqualFold(s, st.String()) {
+			return st, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown game state %q: want NotStarted, InProgress, Draw, WhiteWins or BlackWins", s)
+}
+
+// StateOf returns the GameState of a game.
+func StateOf(g *core.Game) GameState {
+	switch g.Result() {
+	case core.Draw:
+		return Draw
+	case core.WhiteWins:
+		return WhiteWins
+	case core.BlackWins:
+		return BlackWins
+	}
+	if g.Ply() == 0 {
+		return NotStarted
+	}
+	return InProgress
+}
+
+// Turn is a TurnString: "which side's turn it is, as well as the turn
+// number", which "starts at 1" and grows after each side has played.
+type Turn struct {
+	Color  core.Color
+	Number int
+}
+
+func (t Turn) String() string {
+	return t.Color.String() + "[" + strconv.Itoa(t.Number) + "]"
+}
+
+// ParseTurn reads a TurnString such as White[1] or Black[12].
+func ParseTurn(s string) (Turn, error) {
+	s = strings.TrimSpace(s)
+	open := strings.IndexByte(s, '[')
+	if open < 0 || !strings.HasSuffix(s, "]") {
+		return Turn{}, fmt.Errorf("bad turn %q: want White[N] or Black[N]", s)
+	}
+	var t Turn
+	switch {
+	case strings.EqualFold(s[:open], "White"):
+		t.Color = core.White
+	case strings.EqualFold(s[:open], "Black"):
+		t.Color = core.Black
+	default:
+		return Turn{}, fmt.Errorf("bad turn %q: the colour must be White or Black", s)
+	}
+	digits := s[open+1 : len(s)-1]
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 || digits[0] == '+' || digits[0] == '0' {
+		return Turn{}, fmt.Errorf("bad turn %q: the turn number must be a whole number from 1", s)
+	}
+	t.Number = n
+	return t, nil
+}
+
+// TurnOf returns the TurnString of a game.
+func TurnOf(g *core.Game) Turn {
+	return Turn{Color: g.ToMove(), Number: g.TurnNumber()}
+}
+
+// GameString is a parsed GameString: "GameTypeString;GameStateString;
+// TurnString" followed by "a semi-colon separated list of MoveStrings for
+// every move that has occurred so far in the game". The moves stay text:
+// what they mean depends on the position each is played in (see Load).
+type GameString struct {
+	Type  core.GameType
+	State GameState
+	Turn  Turn
+	Moves []string
+}
+
+// String writes the GameString, with no trailing semicolon.
+func (gs GameString) String() string {
+	var b strings.Builder
+	b.WriteString(FormatGameType(gs.Type))
+	b.WriteByte(';')
+	b.WriteString(gs.State.String())
+	b.WriteByte(';')
+	b.WriteString(gs.Turn.String())
+	for _, m := range gs.Moves {
+		b.WriteByte(';')
+		b.WriteString(m)
+	}
+	return b.String()
+}
+
+// ParseGameString reads a GameString. It checks the syntax of every field;
+// each MoveString is trimmed of surrounding blanks and must not be empty.
+func ParseGameString(s string) (GameString, error) {
+	fields := strings.Split(strings.TrimSpace(s), ";")
+	if len(fields) < 3 {
+		return GameString{}, fmt.Errorf("bad GameString %q: want GameType;GameState;Turn followed by the moves", s)
+	}
+	var gs GameString
+	var err error
+	if gs.Type, err = ParseGameType(fields[0]); err != nil {
+		return GameString{}, err
+	}
+	if gs.State, err = ParseGameState(fields[1]); err != nil {
+		return GameString{}, err
+	}
+	if gs.Turn, err = ParseTurn(fields[2]); err != nil {
+		return GameString{}, err
+	}
+	for i, m := range fields[3:] {
+		m = strings.Join(strings.Fields(m), " ")
+		if m == "" {
+			return GameString{}, fmt.Errorf("bad GameString: move %d is empty", i+1)
+		}
+		gs.Moves = append(gs.Moves, m)
+	}
+	return gs, nil
+}
+
+// Load plays the GameString's moves from the start of its game type,
+// checking each against the rules. The state and turn it declares are not
+// compared with the game reached: like the reference engine, hivebridge
+// recomputes them, so that a viewer unaware of a rule (the repetition draw,
+// say) can still hand over its game.
+func (gs GameString) Load(opts ...core.GameOption) (*core.Game, error) {
+	g := core.NewGame(gs.Type, opts...)
+	for i, text := range gs.Moves {
+		m, err := ParseMove(text, g)
+		if err == nil {
+			err = g.PlayChecked(m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("move %d %q: %w", i+1, text, err)
+		}
+	}
+	return g, nil
+}
+
+// Describe returns the GameString of a game, writing each move in the
+// canonical spelling of FormatMove.
+func Describe(g *core.Game) GameString {
+	gs := GameString{Type: g.Type(), State: StateOf(g), Turn: TurnOf(g)}
+	replay := core.NewGame(g.Type(), core.RepetitionDraw(g.RepetitionDrawOn()))
+	for _, m := range g.History() {
+		gs.Moves = append(gs.Moves, FormatMove(m, replay))
+		replay.Play(m)
+	}
+	return gs
+}
