@@ -39,6 +39,7 @@ type record struct {
 	from          Cell
 	prevResult    Result
 	prevLastMoved Piece
+	prevHash      uint64
 	hash          uint64
 }
 
@@ -184,7 +185,9 @@ func (g *Game) OnBoard() uint32 { return g.onBoard }
 // Play plays m, which must be legal (see Legal and CheckMove); it is the
 // fast path for search and perft and checks nothing.
 func (g *Game) Play(m Move) {
-	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved}
+	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevHash: g.hash}
+	hash := g.hash ^ sideToMoveKey
+	moved := NoPiece
 	if m != Pass {
 		p, to := m.Piece(), m.To()
 		from := g.pos[p]
@@ -193,14 +196,23 @@ func (g *Game) Play(m Move) {
 			g.inHand[p.Color()] &^= 1 << (p % PiecesPerColor)
 			g.onBoard |= 1 << p
 		} else {
+			hash ^= zobrist(p, from, g.height[from]-1)
 			g.lift(p, from)
 		}
+		hash ^= zobrist(p, to, g.height[to])
 		g.drop(p, to)
+		moved = p
 	}
-	g.setLastMoved(m)
+	// With a Pillbug in play the piece that may not move is part of the
+	// position, as en passant is in chess, since it changes which moves
+	// are legal.
+	if g.gameType&WithPillbug != 0 {
+		hash ^= frozenKey(g.lastMoved) ^ frozenKey(moved)
+	}
+	g.lastMoved = moved
+	g.hash = hash
 	g.ply++
-	g.hash ^= sideToMoveKey
-	rec.hash = g.hash
+	rec.hash = hash
 	g.history = append(g.history, rec)
 	g.result = g.judge()
 }
@@ -224,49 +236,25 @@ func (g *Game) Undo() {
 			g.drop(p, rec.from)
 		}
 	}
-	g.setLastMovedPiece(rec.prevLastMoved)
+	g.lastMoved = rec.prevLastMoved
 	g.result = rec.prevResult
+	g.hash = rec.prevHash
 	g.ply--
-	g.hash ^= sideToMoveKey
 	g.history = g.history[:n]
-}
-
-// setLastMoved records the piece that m moved, which may neither move nor
-// be thrown on the next turn.
-func (g *Game) setLastMoved(m Move) {
-	if m == Pass {
-		g.setLastMovedPiece(NoPiece)
-	} else {
-		g.setLastMovedPiece(m.Piece())
-	}
-}
-
-// setLastMovedPiece also keeps the hash in step: with a Pillbug in play the
-// piece that may not move is part of the position, as en passant is in chess,
-// since it changes which moves are legal.
-func (g *Game) setLastMovedPiece(p Piece) {
-	if g.gameType&WithPillbug != 0 {
-		g.hash ^= frozenKey(g.lastMoved) ^ frozenKey(p)
-	}
-	g.lastMoved = p
 }
 
 // lift takes the top piece p off cell c.
 func (g *Game) lift(p Piece, c Cell) {
-	h := g.height[c] - 1
-	g.hash ^= zobrist(p, c, h)
-	g.height[c] = h
+	g.height[c]--
 	g.top[c] = g.under[p]
 	g.under[p] = NoPiece
 }
 
 // drop puts piece p on top of cell c.
 func (g *Game) drop(p Piece, c Cell) {
-	h := g.height[c]
-	g.hash ^= zobrist(p, c, h)
 	g.under[p] = g.top[c]
 	g.top[c] = p
-	g.height[c] = h + 1
+	g.height[c]++
 	g.pos[p] = c
 }
 

@@ -1,6 +1,9 @@
 package core
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // maxMoves bounds the moves of one position. Each of a player's 14 pieces
 // can reach at most the empty cells around a hive of 27 others (fewer than
@@ -57,12 +60,19 @@ type generator struct {
 }
 
 // newEpoch starts a fresh set of marks.
-func (s *generator) newEpoch() {
-	s.epoch++
-	if s.epoch == 0 {
+func (s *generator) newEpoch() { s.newEpochs(1) }
+
+// newEpochs starts n fresh sets of marks, numbered from the one returned.
+// When the counter would wrap, every mark is cleared first, so an old mark
+// can never pass for a new one.
+func (s *generator) newEpochs(n uint32) uint32 {
+	if s.epoch > math.MaxUint32-n {
 		s.mark = [gridCells]uint32{}
-		s.epoch = 1
+		s.epoch = 0
 	}
+	first := s.epoch + 1
+	s.epoch += n
+	return first
 }
 
 // GenerateMoves fills l with every legal move of the side to move: each
@@ -90,36 +100,33 @@ func (g *Game) Legal(m Move) bool {
 	return l.Contains(m)
 }
 
-// placeableBugs returns, for the side to move, the pieces it may place now:
-// the lowest-numbered piece in hand of each bug, no Queen on a player's first
-// turn (the tournament opening), and only the Queen on the fourth turn of a
-// player who has not placed it yet.
-func (g *Game) placeableBugs(me Color, out *[NumBugs]Piece) int {
+// notFirstSlot has the slots that follow another slot of the same bug, and
+// thirdSlot the third slot of the bugs that come three to a player: with
+// them, the lowest-numbered piece in hand of every bug is found at once.
+const (
+	notFirstSlot uint16 = 1<<2 | 1<<4 | 1<<6 | 1<<7 | 1<<9 | 1<<10
+	thirdSlot    uint16 = 1<<7 | 1<<10
+)
+
+// placeable returns the slots of the pieces the side to move may place now,
+// one bit per slot: the lowest-numbered piece in hand of each bug, no Queen
+// on a player's first turn (the tournament opening), and only the Queen on
+// the fourth turn of a player who has not placed it yet.
+func (g *Game) placeable(me Color) uint16 {
 	hand := g.inHand[me]
-	if hand == 0 {
-		return 0
-	}
-	base := Piece(me) * PiecesPerColor
-	ownTurn := g.ply / 2
-	if ownTurn == 3 && hand&1 != 0 {
-		out[0] = base
-		return 1
-	}
-	n := 0
-	for b := Bug(0); b < NumBugs; b++ {
-		if b == Queen && ownTurn == 0 {
-			continue
-		}
-		slots := hand & (uint16(1)<<bugFirstSlot[b+1] - 1) &^ (uint16(1)<<bugFirstSlot[b] - 1)
-		if slots != 0 {
-			out[n] = base + Piece(bits.TrailingZeros16(slots))
-			n++
+	lowest := hand &^ (hand<<1&notFirstSlot | hand<<2&thirdSlot)
+	switch g.ply / 2 {
+	case 0:
+		return lowest &^ 1
+	case 3:
+		if hand&1 != 0 {
+			return 1
 		}
 	}
-	return n
+	return lowest
 }
 
-// placementCells appends to cells every cell where the side to move may
+// placementCells fills cells with every cell where the side to move may
 // place a piece: the origin for the first piece of the game, any cell
 // touching the hive for a player's first piece, and later any empty cell
 // touching one of the player's own stacks and none of the opponent's (the
@@ -129,8 +136,9 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 		cells[0] = Origin
 		return 1
 	}
-	g.gen.newEpoch()
-	epoch := g.gen.epoch
+	blocked := g.gen.newEpochs(2)
+	seen := blocked + 1
+	mark := &g.gen.mark
 	n := 0
 	own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1)
 	if own == 0 {
@@ -138,8 +146,8 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 			c := g.pos[bits.TrailingZeros32(all)]
 			for d := Direction(0); d < NumDirections; d++ {
 				x := c.Neighbor(d)
-				if g.height[x] == 0 && g.gen.mark[x] != epoch {
-					g.gen.mark[x] = epoch
+				if g.height[x] == 0 && mark[x] != seen {
+					mark[x] = seen
 					cells[n] = x
 					n++
 				}
@@ -147,8 +155,16 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 		}
 		return n
 	}
-	base := Piece(me) * PiecesPerColor
 	oppBase := Piece(me.Other()) * PiecesPerColor
+	for opp := g.onBoard >> (PiecesPerColor * uint(me.Other())) & (1<<PiecesPerColor - 1); opp != 0; opp &= opp - 1 {
+		p := oppBase + Piece(bits.TrailingZeros32(opp))
+		if c := g.pos[p]; g.top[c] == p {
+			for d := Direction(0); d < NumDirections; d++ {
+				mark[c.Neighbor(d)] = blocked
+			}
+		}
+	}
+	base := Piece(me) * PiecesPerColor
 	for ; own != 0; own &= own - 1 {
 		p := base + Piece(bits.TrailingZeros32(own))
 		c := g.pos[p]
@@ -157,15 +173,11 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 		}
 		for d := Direction(0); d < NumDirections; d++ {
 			x := c.Neighbor(d)
-			if g.height[x] != 0 || g.gen.mark[x] == epoch {
-				continue
+			if g.height[x] == 0 && mark[x] != blocked && mark[x] != seen {
+				mark[x] = seen
+				cells[n] = x
+				n++
 			}
-			g.gen.mark[x] = epoch
-			if g.touchesColor(x, oppBase) {
-				continue
-			}
-			cells[n] = x
-			n++
 		}
 	}
 	return n
@@ -183,18 +195,44 @@ func (g *Game) touchesColor(c Cell, base Piece) bool {
 }
 
 func (g *Game) genPlacements(l *MoveList, me Color) {
-	var pieces [NumBugs]Piece
-	np := g.placeableBugs(me, &pieces)
-	if np == 0 {
+	slots := g.placeable(me)
+	if slots == 0 {
 		return
 	}
 	var cells [NumPieces * NumDirections]Cell
 	nc := g.placementCells(me, &cells)
-	for _, p := range pieces[:np] {
+	base := Piece(me) * PiecesPerColor
+	for ; slots != 0; slots &= slots - 1 {
+		p := base + Piece(bits.TrailingZeros16(slots))
 		for _, c := range cells[:nc] {
 			l.add(MakeMove(p, c))
 		}
 	}
+}
+
+// countMoves returns the number of moves GenerateMoves would list, without
+// writing out the placements: they are every placeable piece on every
+// placement cell, so their count is a product. This is what makes perft's
+// last ply cheap. l is scratch space for the moves of pieces on the board.
+func (g *Game) countMoves(l *MoveList) int {
+	if g.result != InProgress {
+		return 0
+	}
+	me := g.ToMove()
+	n := 0
+	if slots := g.placeable(me); slots != 0 {
+		var cells [NumPieces * NumDirections]Cell
+		n = bits.OnesCount16(slots) * g.placementCells(me, &cells)
+	}
+	if g.pos[queenOf(me)] != NoCell {
+		l.n = 0
+		g.genMovements(l, me)
+		n += l.n
+	}
+	if n == 0 {
+		return 1 // pass
+	}
+	return n
 }
 
 // genMovements adds the moves of the pieces on the board: each uncovered

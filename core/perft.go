@@ -13,10 +13,10 @@ func (g *Game) Perft(depth int) uint64 {
 		return 1
 	}
 	var l MoveList
-	g.GenerateMoves(&l)
 	if depth == 1 {
-		return uint64(l.n)
+		return uint64(g.countMoves(&l))
 	}
+	g.GenerateMoves(&l)
 	var nodes uint64
 	for _, m := range l.moves[:l.n] {
 		g.Play(m)
