@@ -54,6 +54,7 @@ type Game struct {
 	// under links each piece to the one it covers, so a stack is a list.
 	height  [gridCells]uint8
 	top     [gridCells]Piece
+	occ     [gridCells]uint8 // one bit per occupied neighbour, bit d for direction d
 	pos     [NumPieces]Cell
 	under   [NumPieces]Piece
 	inHand  [2]uint16 // slots not yet placed, per colour
@@ -246,16 +247,43 @@ func (g *Game) Undo() {
 // lift takes the top piece p off cell c.
 func (g *Game) lift(p Piece, c Cell) {
 	g.height[c]--
+	if g.height[c] == 0 {
+		g.vacate(c)
+	}
 	g.top[c] = g.under[p]
 	g.under[p] = NoPiece
 }
 
 // drop puts piece p on top of cell c.
 func (g *Game) drop(p Piece, c Cell) {
+	if g.height[c] == 0 {
+		g.occupy(c)
+	}
 	g.under[p] = g.top[c]
 	g.top[c] = p
 	g.height[c]++
 	g.pos[p] = c
+}
+
+// occupy tells the neighbours of c that it is now occupied; each sees c
+// in the direction opposite to the one in which c sees it.
+func (g *Game) occupy(c Cell) {
+	g.occ[c.Neighbor(East)] |= 1 << West
+	g.occ[c.Neighbor(SouthEast)] |= 1 << NorthWest
+	g.occ[c.Neighbor(SouthWest)] |= 1 << NorthEast
+	g.occ[c.Neighbor(West)] |= 1 << East
+	g.occ[c.Neighbor(NorthWest)] |= 1 << SouthEast
+	g.occ[c.Neighbor(NorthEast)] |= 1 << SouthWest
+}
+
+// vacate tells the neighbours of c that it is now empty.
+func (g *Game) vacate(c Cell) {
+	g.occ[c.Neighbor(East)] &^= 1 << West
+	g.occ[c.Neighbor(SouthEast)] &^= 1 << NorthWest
+	g.occ[c.Neighbor(SouthWest)] &^= 1 << NorthEast
+	g.occ[c.Neighbor(West)] &^= 1 << East
+	g.occ[c.Neighbor(NorthWest)] &^= 1 << SouthEast
+	g.occ[c.Neighbor(NorthEast)] &^= 1 << SouthWest
 }
 
 // queenOf returns the Queen of colour c.

@@ -56,7 +56,7 @@ type generator struct {
 	first, end [NumPieces]uint16
 	// disc and low are the DFS discovery times and low links of the
 	// articulation-point search, indexed by the top piece of each cell.
-	disc, low [NumPieces]uint8
+	disc, low [32]uint8
 }
 
 // newEpoch starts a fresh set of marks.
@@ -267,6 +267,9 @@ func (g *Game) genMovements(l *MoveList, me Color) {
 // neither blocks nor supports its own path.
 func (g *Game) genPiece(l *MoveList, p Piece, c Cell, h uint8) {
 	g.height[c] = h - 1
+	if h == 1 {
+		g.vacate(c)
+	}
 	g.top[c] = g.under[p]
 	g.gen.newEpoch()
 	g.gen.mark[c] = g.gen.epoch
@@ -282,6 +285,9 @@ func (g *Game) genPiece(l *MoveList, p Piece, c Cell, h uint8) {
 		g.genBug(l, p, c, bug)
 	}
 	g.height[c] = h
+	if h == 1 {
+		g.occupy(c)
+	}
 	g.top[c] = p
 }
 
@@ -344,28 +350,7 @@ func (g *Game) addDest(l *MoveList, p Piece, c Cell) {
 
 // occupancy returns one bit per occupied neighbour of c, bit d for
 // direction d.
-func (g *Game) occupancy(c Cell) uint8 {
-	var m uint8
-	if g.height[c.Neighbor(East)] != 0 {
-		m |= 1
-	}
-	if g.height[c.Neighbor(SouthEast)] != 0 {
-		m |= 2
-	}
-	if g.height[c.Neighbor(SouthWest)] != 0 {
-		m |= 4
-	}
-	if g.height[c.Neighbor(West)] != 0 {
-		m |= 8
-	}
-	if g.height[c.Neighbor(NorthWest)] != 0 {
-		m |= 16
-	}
-	if g.height[c.Neighbor(NorthEast)] != 0 {
-		m |= 32
-	}
-	return m
-}
+func (g *Game) occupancy(c Cell) uint8 { return g.occ[c] }
 
 // slideDirections returns the directions in which a piece on the ground
 // can slide from a cell whose occupied neighbours are occ: the target must
@@ -534,6 +519,7 @@ func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
 			}
 		}
 		g.height[x] = 0
+		g.vacate(x)
 		for _, t := range throwers[:nt] {
 			up, adjacent := t.DirectionTo(x)
 			if !adjacent || g.gateBlocks(t, up, 1, 0) {
@@ -546,6 +532,7 @@ func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
 			}
 		}
 		g.height[x] = 1
+		g.occupy(x)
 	}
 }
 
@@ -566,53 +553,52 @@ func (g *Game) articulationPieces() uint32 {
 	if bits.OnesCount32(g.onBoard) < 3 {
 		return 0
 	}
+	// disc and low are indexed by piece; masking the index with 31 lets
+	// the compiler drop the bounds checks.
 	disc, low := &g.gen.disc, &g.gen.low
-	*disc = [NumPieces]uint8{}
-	var (
-		cells   [NumPieces]Cell
-		dirs    [NumPieces]uint8
-		parents [NumPieces]Piece
-	)
+	*disc = [32]uint8{}
+	type frame struct {
+		cell Cell
+		rest uint8 // occupied neighbours not yet looked at
+		id   Piece // the top piece, which names the cell
+	}
+	var stack [32]frame
 	root := g.pos[bits.TrailingZeros32(g.onBoard)]
 	rootID := g.top[root]
-	disc[rootID], low[rootID] = 1, 1
-	cells[0], dirs[0], parents[0] = root, 0, NoPiece
+	disc[rootID&31], low[rootID&31] = 1, 1
+	stack[0] = frame{root, g.occ[root], rootID}
 	clock := uint8(1)
 	rootChildren := 0
 	var cut uint32
 	sp := 0
 	for {
-		c := cells[sp]
-		id := g.top[c]
-		if dirs[sp] < NumDirections {
-			n := c.Neighbor(Direction(dirs[sp]))
-			dirs[sp]++
-			if g.height[n] == 0 {
-				continue
-			}
+		f := &stack[sp&31]
+		if f.rest != 0 {
+			n := f.cell.Neighbor(Direction(bits.TrailingZeros8(f.rest)))
+			f.rest &= f.rest - 1
 			nid := g.top[n]
-			if disc[nid] == 0 {
+			if disc[nid&31] == 0 {
 				clock++
-				disc[nid], low[nid] = clock, clock
+				disc[nid&31], low[nid&31] = clock, clock
 				sp++
-				cells[sp], dirs[sp], parents[sp] = n, 0, id
-			} else if nid != parents[sp] && disc[nid] < low[id] {
-				low[id] = disc[nid]
+				stack[sp&31] = frame{n, g.occ[n], nid}
+			} else if (sp == 0 || nid != stack[(sp-1)&31].id) && disc[nid&31] < low[f.id&31] {
+				low[f.id&31] = disc[nid&31]
 			}
 			continue
 		}
-		sp--
-		if sp < 0 {
+		if sp == 0 {
 			break
 		}
-		pid := g.top[cells[sp]]
-		if low[id] < low[pid] {
-			low[pid] = low[id]
+		sp--
+		parent := stack[sp&31].id
+		if low[f.id&31] < low[parent&31] {
+			low[parent&31] = low[f.id&31]
 		}
 		if sp == 0 {
 			rootChildren++
-		} else if low[id] >= disc[pid] {
-			cut |= 1 << pid
+		} else if low[f.id&31] >= disc[parent&31] {
+			cut |= 1 << parent
 		}
 	}
 	if rootChildren > 1 {
