@@ -1,0 +1,19 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the transcripts run hivebridge as a command in the test
+// binary itself, so they exercise the real main with no separate build.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"hivebridge": main})
+}
+
+// TestScripts runs the transcripts in testdata/script: each starts
+// hivebridge, gives it input and compares what it prints.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+}
