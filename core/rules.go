@@ -49,7 +49,10 @@ func (g *Game) explain(m Move) error {
 		return ruleError("That is not a valid move.")
 	}
 	me := g.ToMove()
-	if p.Color() != me && g.InHand(p) {
+	// The side to move may throw an opponent's piece with its Pillbug, but
+	// any other move of one is, in the reference engine's words, a move
+	// out of turn.
+	if p.Color() != me {
 		return ruleError("It's not that player's turn.")
 	}
 	if !g.InPlay(p) {
@@ -59,7 +62,7 @@ func (g *Game) explain(m Move) error {
 	if p.Bug() == Queen && g.InHand(p) && ownTurn == 0 {
 		return ruleError("You can't play your Queen Bee on your first turn.")
 	}
-	if p.Color() == me && g.InHand(queenOf(me)) {
+	if g.InHand(queenOf(me)) {
 		if ownTurn == 3 && p.Bug() != Queen {
 			return ruleError("You must play your Queen Bee on or before your fourth turn.")
 		}

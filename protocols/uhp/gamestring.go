@@ -221,14 +221,23 @@ func ParseGameString(s string) (GameString, error) {
 // recomputes them, so that a viewer unaware of a rule (the repetition draw,
 // say) can still hand over its game.
 func (gs GameString) Load(opts ...core.GameOption) (*core.Game, error) {
+	return gs.LoadWith(ParseMove, opts...)
+}
+
+// MoveReader reads a MoveString in the position of a game: ParseMove, or
+// a dialect's own reader.
+type MoveReader func(s string, g *core.Game) (core.Move, error)
+
+// LoadWith is Load with the moves read by read.
+func (gs GameString) LoadWith(read MoveReader, opts ...core.GameOption) (*core.Game, error) {
 	g := core.NewGame(gs.Type, opts...)
 	for i, text := range gs.Moves {
-		m, err := ParseMove(text, g)
-		if err == nil {
-			err = g.PlayChecked(m)
-		}
+		m, err := read(text, g)
 		if err != nil {
-			return nil, fmt.Errorf("move %d %q: %w", i+1, text, err)
+			return nil, &LoadError{Index: i + 1, Text: text, Unparsable: true, Err: err}
+		}
+		if err := g.PlayChecked(m); err != nil {
+			return nil, &LoadError{Index: i + 1, Text: text, Err: err}
 		}
 	}
 	return g, nil
@@ -245,3 +254,16 @@ func Describe(g *core.Game) GameString {
 	}
 	return gs
 }
+
+// LoadError tells which move of a GameString could not be read, or was
+// read but breaks the rules.
+type LoadError struct {
+	Index      int    // the move's number, from 1
+	Text       string // the move as the GameString spells it
+	Unparsable bool   // the text is no move at all
+	Err        error  // what is wrong with it
+}
+
+func (e *LoadError) Error() string { return fmt.Sprintf("move %d %q: %v", e.Index, e.Text, e.Err) }
+
+func (e *LoadError) Unwrap() error { return e.Err }
