@@ -38,7 +38,7 @@ func FormatGameType(t core.GameType) string {
 func ParseGameType(s string) (core.GameType, error) {
 	s = strings.TrimSpace(s)
 	base, exp, plus := strings.Cut(s, "+")
-	if !strings.EqualFold(base, "Base") {
+	if !equalFold(base, "Base") {
 		return 0, fmt.Errorf("unknown game type %q: a GameTypeString starts with Base", s)
 	}
 	if plus && exp == "" {
@@ -97,7 +97,7 @@ func (s GameState) String() string {
 func ParseGameState(s string) (GameState, error) {
 	s = strings.TrimSpace(s)
 	for st := NotStarted; st <= BlackWins; st++ {
-		if strings.EqualFold(s, st.String()) {
+		if equalFold(s, st.String()) {
 			return st, nil
 		}
 	}
@@ -140,9 +140,9 @@ func ParseTurn(s string) (Turn, error) {
 	}
 	var t Turn
 	switch {
-	case strings.EqualFold(s[:open], "White"):
+	case equalFold(s[:open], "White"):
 		t.Color = core.White
-	case strings.EqualFold(s[:open], "Black"):
+	case equalFold(s[:open], "Black"):
 		t.Color = core.Black
 	default:
 		return Turn{}, fmt.Errorf("bad turn %q: the colour must be White or Black", s)
@@ -267,3 +267,33 @@ type LoadError struct {
 func (e *LoadError) Error() string { return fmt.Sprintf("move %d %q: %v", e.Index, e.Text, e.Err) }
 
 func (e *LoadError) Unwrap() error { return e.Err }
+
+// equalFold compares two strings ignoring the case of ASCII letters only:
+// UHP is ASCII, and Unicode folding would let "Baſe" pass for "Base".
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lower(a[i]) != lower(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c - 'A' + 'a'
+	}
+	return c
+}
+
+// lowerASCII lower-cases the ASCII letters of s, and only those.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lower(c)
+	}
+	return string(b)
+}

@@ -2,6 +2,7 @@ package uhp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
@@ -36,20 +37,22 @@ func ParsePiece(s string) (core.Piece, error) {
 		}
 		n = int(s[2] - '0')
 	} else if core.BugCount(bug) > 1 {
-		return core.NoPiece, fmt.Errorf("%q needs a number: a player has %d of %s", s, core.BugCount(bug), pluralBug(bug))
+		return core.NoPiece, fmt.Errorf("%q needs a number: a player has %s", s, countBugs(bug))
 	}
 	p, ok := core.MakePiece(color, bug, n)
 	if !ok {
-		return core.NoPiece, fmt.Errorf("there is no %q: a player has %d of %s", s, core.BugCount(bug), pluralBug(bug))
+		return core.NoPiece, fmt.Errorf("there is no %q: a player has %s", s, countBugs(bug))
 	}
 	return p, nil
 }
 
-func pluralBug(b core.Bug) string {
-	if core.BugCount(b) == 1 {
-		return "the " + b.String()
+// countBugs says how many pieces of bug b a player has: "one Queen Bee",
+// "3 Soldier Ants".
+func countBugs(b core.Bug) string {
+	if n := core.BugCount(b); n > 1 {
+		return strconv.Itoa(n) + " " + b.String() + "s"
 	}
-	return b.String() + "s"
+	return "one " + b.String()
 }
 
 func upper(c byte) byte {
@@ -100,7 +103,7 @@ func ParseMove(s string, g *core.Game) (core.Move, error) {
 	default:
 		return core.NoMove, fmt.Errorf("%q is not a move: want a piece and a position, as bS1 wS1-", s)
 	}
-	if len(parts) == 1 && strings.EqualFold(parts[0], "pass") {
+	if len(parts) == 1 && equalFold(parts[0], "pass") {
 		return core.Pass, nil
 	}
 	p, err := ParsePiece(parts[0])

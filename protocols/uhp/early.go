@@ -1,0 +1,202 @@
+package uhp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hivebridge/hivebridge/core"
+)
+
+// The early draft of UHP writes a move as the piece and its absolute
+// position in cube coordinates, "WS1[0,0,0]", "BS1[1,-1,0]": an upper-case
+// colour letter, [x,y,z] with x+y+z = 0 and the first piece at the origin,
+// and for a piece on top of a stack its height as a fourth number,
+// "WB1[1,-1,0,1]". A pass is "PASS". The core board has no absolute
+// coordinates (the hive may drift anywhere on its wrapping grid), so a
+// Layout measures them by replaying the game from its first piece.
+
+// axial is a hexagon's position in axial coordinates: q to the east, r to
+// the south-east; in cube coordinates x = q, z = r and y = -q-r.
+type axial struct{ q, r int }
+
+// axialStep returns the axial offset of one step in direction d.
+func axialStep(d core.Direction) axial {
+	switch d {
+	case core.East:
+		return axial{1, 0}
+	case core.SouthEast:
+		return axial{0, 1}
+	case core.SouthWest:
+		return axial{-1, 1}
+	case core.West:
+		return axial{-1, 0}
+	case core.NorthWest:
+		return axial{0, -1}
+	}
+	return axial{1, -1} // NorthEast
+}
+
+func (a axial) add(b axial) axial { return axial{a.q + b.q, a.r + b.r} }
+
+func (a axial) distance(b axial) int {
+	dq, dr := a.q-b.q, a.r-b.r
+	return (abs(dq) + abs(dr) + abs(dq+dr)) / 2
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// Layout is the absolute position of every piece of a game, for the early
+// draft's notation.
+type Layout struct {
+	game *core.Game
+	at   [core.NumPieces]axial
+	// history holds, for each move of the game, the history command's
+	// entry: where the piece stood before, " > ", and the move.
+	history []string
+}
+
+// LayoutOf measures the absolute positions of the pieces of g by replaying
+// its moves from the first piece, which stands at the origin.
+func LayoutOf(g *core.Game) *Layout {
+	l := &Layout{game: core.NewGame(g.Type(), core.RepetitionDraw(g.RepetitionDrawOn()))}
+	for _, m := range g.History() {
+		entry := "PASS"
+		if m != core.Pass {
+			p := m.Piece()
+			was := FormatEarlyPiece(p) + "[]"
+			if !l.game.InHand(p) {
+				was = formatEarlyPosition(p, l.at[p], l.game.Level(p))
+			}
+			entry = was + " > " + l.FormatMove(m)
+			l.at[p] = l.locate(m)
+		}
+		l.history = append(l.history, entry)
+		l.game.Play(m)
+	}
+	l.game = g
+	return l
+}
+
+// locate returns the absolute position of the destination of m, a legal
+// move in the layout's current game: the origin for the first piece, the
+// position of the stack it climbs, or a step from a neighbouring piece.
+func (l *Layout) locate(m core.Move) axial {
+	g, to := l.game, m.To()
+	if g.OnBoard() == 0 {
+		return axial{}
+	}
+	if t := g.Top(to); t != core.NoPiece {
+		return l.at[t]
+	}
+	for d := core.Direction(0); d < core.NumDirections; d++ {
+		if t := g.Top(to.Neighbor(d)); t != core.NoPiece {
+			return l.at[t].add(axialStep(d.Opposite()))
+		}
+	}
+	return axial{} // unreachable for a legal move: it touches the hive
+}
+
+// FormatEarlyPiece writes a piece name as the early draft does, with an
+// upper-case colour letter: WQ, BS1.
+func FormatEarlyPiece(p core.Piece) string {
+	s := []byte(p.String())
+	s[0] = upper(s[0])
+	return string(s)
+}
+
+func formatEarlyPosition(p core.Piece, a axial, level int) string {
+	s := FormatEarlyPiece(p) + "[" + strconv.Itoa(a.q) + "," + strconv.Itoa(-a.q-a.r) + "," + strconv.Itoa(a.r)
+	if level > 0 {
+		s += "," + strconv.Itoa(level)
+	}
+	return s + "]"
+}
+
+// FormatMove writes m, a legal move of the layout's game, in the early
+// draft's notation.
+func (l *Layout) FormatMove(m core.Move) string {
+	if m == core.Pass {
+		return "PASS"
+	}
+	return formatEarlyPosition(m.Piece(), l.locate(m), l.game.Height(m.To()))
+}
+
+// ParseMove reads a move in the early draft's notation: PASS, or a piece
+// and its cube position, in either case. The height, if given, must be the
+// height the piece would stand at.
+func (l *Layout) ParseMove(s string) (core.Move, error) {
+	s = strings.TrimSpace(s)
+	if equalFold(s, "pass") {
+		return core.Pass, nil
+	}
+	open := strings.IndexByte(s, '[')
+	if open < 0 || !strings.HasSuffix(s, "]") {
+		return core.NoMove, fmt.Errorf("%q is not a move: want a piece and a position, as WS1[0,0,0]", s)
+	}
+	p, err := ParsePiece(strings.TrimSpace(s[:open]))
+	if err != nil {
+		return core.NoMove, err
+	}
+	parts := strings.Split(s[open+1:len(s)-1], ",")
+	if len(parts) != 3 && len(parts) != 4 {
+		return core.NoMove, fmt.Errorf("%q is not a position: want [x,y,z] or [x,y,z,height]", s[open:])
+	}
+	var n [4]int
+	for i, part := range parts {
+		if n[i], err = strconv.Atoi(strings.TrimSpace(part)); err != nil {
+			return core.NoMove, fmt.Errorf("%q is not a position: %q is not a whole number", s[open:], part)
+		}
+	}
+	if n[0]+n[1]+n[2] != 0 {
+		return core.NoMove, fmt.Errorf("%q is not a position: x+y+z must be 0", s[open:])
+	}
+	target := axial{n[0], n[2]}
+	to, err := l.cellAt(target)
+	if err != nil {
+		return core.NoMove, err
+	}
+	if len(parts) == 4 {
+		want := l.game.Height(to)
+		if n[3] != want {
+			return core.NoMove, fmt.Errorf("%q gives height %d but the piece would stand at height %d", s, n[3], want)
+		}
+	}
+	return core.MakeMove(p, to), nil
+}
+
+// cellAt finds the board cell at an absolute position, measured from the
+// nearest piece; a position far from every piece is no legal destination.
+func (l *Layout) cellAt(target axial) (core.Cell, error) {
+	g := l.game
+	if g.OnBoard() == 0 {
+		if target != (axial{}) {
+			return core.NoCell, fmt.Errorf("the first piece goes at the origin [0,0,0]")
+		}
+		return core.Origin, nil
+	}
+	best, bestDist := core.NoPiece, 0
+	for p := core.Piece(0); p < core.NumPieces; p++ {
+		if g.InHand(p) {
+			continue
+		}
+		if d := l.at[p].distance(target); best == core.NoPiece || d < bestDist {
+			best, bestDist = p, d
+		}
+	}
+	if bestDist > 2 {
+		return core.NoCell, fmt.Errorf("[%d,%d,%d] is not next to the hive", target.q, -target.q-target.r, target.r)
+	}
+	from := l.at[best]
+	return g.Position(best).Step(target.q-from.q, target.r-from.r), nil
+}
+
+// History writes the early draft's history: for each move, the piece as it
+// stood before ("WS1[]" for a piece in hand), " > ", and the move, joined
+// by semicolons.
+func (l *Layout) History() string { return strings.Join(l.history, ";") }

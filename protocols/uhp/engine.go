@@ -1,0 +1,558 @@
+package uhp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+)
+
+// Searcher is what an engine session needs from whoever chooses its moves:
+// hivebridge's native searcher, or another engine behind the bridge.
+type Searcher interface {
+	// BestMove returns a legal move of g, which it must leave as it found
+	// it, searching within limit. It calls report, if not nil, with each
+	// better move it finds on the way. It stops early when ctx is done.
+	BestMove(ctx context.Context, g *core.Game, limit Limit, report func(core.Move)) (core.Move, error)
+}
+
+// Limit bounds a search: a depth in plies, a time, or both (zero means
+// unbounded).
+type Limit struct {
+	Depth int
+	Time  time.Duration
+}
+
+// Dialect selects the notation of moves.
+type Dialect int
+
+// The dialects: the current UHP, and its early draft with absolute cube
+// positions (WS1[0,0,0]) and the history command.
+const (
+	Standard Dialect = iota
+	Early
+)
+
+// Config sets up an engine session.
+type Config struct {
+	// ID is the engine's name and version, the id line of info.
+	ID string
+	// Searcher chooses the moves of bestmove.
+	Searcher Searcher
+	// Options are the searcher's own options (Threads, HashMB, ...),
+	// listed after the session's.
+	Options []*Option
+	Dialect Dialect
+	// MaxPerftDepth, if not zero, refuses deeper perft commands.
+	MaxPerftDepth int
+}
+
+// Engine answers a viewer in UHP: one command per line, each answer ending
+// with ok. It holds the authoritative game and the spelling of every move
+// the viewer played, so that the GameStrings it returns repeat the viewer's
+// own text; the moves it writes itself are spelled canonically.
+type Engine struct {
+	cfg       Config
+	game      *core.Game // nil until the first newgame
+	spellings []string   // the text of each move of game
+
+	defaultTime        *Option
+	repetitionDraw     *Option
+	reportIntermediate *Option
+	options            []*Option
+}
+
+// NewEngine returns an engine session with no game in progress, as the
+// reference engine starts.
+func NewEngine(cfg Config) *Engine {
+	e := &Engine{cfg: cfg}
+	e.defaultTime = &Option{Name: "DefaultBestMoveTime", Type: DoubleOption, Default: "5", Min: "0.01", Max: "86400"}
+	e.repetitionDraw = &Option{Name: "RepetitionDraw", Type: BoolOption, Default: "True", Apply: func(v string) error {
+		if e.game != nil {
+			e.game.SetRepetitionDraw(v == "True")
+		}
+		return nil
+	}}
+	e.reportIntermediate = &Option{Name: "ReportIntermediateBestMoves", Type: BoolOption, Default: "False"}
+	e.options = append([]*Option{e.defaultTime, e.repetitionDraw, e.reportIntermediate}, cfg.Options...)
+	return e
+}
+
+// Capabilities is the capability line of info: every expansion.
+const Capabilities = "Mosquito;Ladybug;Pillbug"
+
+// maxLine bounds the length of one command line; a GameString of the
+// longest real games is a few kilobytes.
+const maxLine = 1 << 20
+
+// Run prints the info answer unprompted, as the reference engine does on
+// start, then answers each line of in on out until in ends (after
+// answering every command already read) or ctx is done.
+func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	w := bufio.NewWriter(out)
+	e.Handle(ctx, "info", w)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(in, 64*1024)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, tooLong, err := readLine(r)
+		if tooLong {
+			writeLines(w, "err The command is longer than "+strconv.Itoa(maxLine)+" bytes.", "ok")
+		} else if line != "" || err == nil {
+			if quit := e.Handle(ctx, line, w); quit {
+				return w.Flush()
+			}
+		}
+		if ferr := w.Flush(); ferr != nil {
+			return ferr
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads one line of any length, keeping at most maxLine bytes of
+// it, and reports whether it was longer.
+func readLine(r *bufio.Reader) (line string, tooLong bool, err error) {
+	var b strings.Builder
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if b.Len()+len(chunk) > maxLine {
+			tooLong = true
+		} else {
+			b.Write(chunk)
+		}
+		if err != nil || !isPrefix {
+			return b.String(), tooLong, err
+		}
+	}
+}
+
+func writeLines(w io.Writer, lines ...string) {
+	for _, l := range lines {
+		io.WriteString(w, l)
+		io.WriteString(w, "\n")
+	}
+}
+
+// Handle answers one command line on w, ending with ok; a blank line gets
+// no answer. It reports whether the command asks the engine to exit.
+func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit bool) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false
+	}
+	cmd, args := lowerASCII(fields[0]), fields[1:]
+	if cmd == "exit" || cmd == "quit" {
+		return true
+	}
+	if err := e.dispatch(ctx, cmd, args, w); err != nil {
+		var invalid invalidMove
+		if errors.As(err, &invalid) {
+			writeLines(w, "invalidmove "+invalid.Error())
+		} else {
+			writeLines(w, "err "+err.Error())
+		}
+	}
+	writeLines(w, "ok")
+	return false
+}
+
+// invalidMove marks the errors that UHP reports with invalidmove rather
+// than err: an illegal or unparsable move.
+type invalidMove struct{ error }
+
+// The reference engine's words for its common errors.
+var (
+	errInvalidCommand = errors.New("Invalid command. Try 'help' to see a list of valid commands.")
+	errNoGame         = errors.New("No game in progress. Try 'newgame' to start a new game.")
+	errGameOver       = errors.New("The game is over. Try 'newgame' to start a new game.")
+)
+
+func (e *Engine) dispatch(ctx context.Context, cmd string, args []string, w io.Writer) error {
+	switch cmd {
+	case "info":
+		return e.info(args, w)
+	case "help":
+		return e.help(w)
+	case "newgame":
+		return e.newGame(args, w)
+	case "play":
+		if len(args) == 0 {
+			return errInvalidCommand
+		}
+		return e.play(strings.Join(args, " "), w)
+	case "pass":
+		if len(args) != 0 {
+			return errInvalidCommand
+		}
+		return e.play("pass", w)
+	case "validmoves":
+		return e.validMoves(w)
+	case "bestmove":
+		return e.bestMove(ctx, args, w)
+	case "undo":
+		return e.undo(args, w)
+	case "options":
+		return e.optionsCommand(args, w)
+	case "perft":
+		return e.perft(ctx, args, w)
+	case "history":
+		if e.cfg.Dialect == Early {
+			return e.history(w)
+		}
+	}
+	return errInvalidCommand
+}
+
+func (e *Engine) info(args []string, w io.Writer) error {
+	if len(args) != 0 {
+		return errInvalidCommand
+	}
+	writeLines(w, "id "+e.cfg.ID)
+	if e.cfg.Dialect == Standard {
+		writeLines(w, Capabilities)
+	}
+	return nil
+}
+
+func (e *Engine) help(w io.Writer) error {
+	cmds := []string{"info", "newgame [GameTypeString|GameString]", "play MoveString", "pass", "validmoves",
+		"bestmove [time hh:mm:ss|depth N]", "undo [N]", "options [get Name|set Name Value]", "perft N", "exit"}
+	if e.cfg.Dialect == Early {
+		cmds = append(cmds, "history")
+	}
+	writeLines(w, "Available commands:")
+	for _, c := range cmds {
+		writeLines(w, "  "+c)
+	}
+	return nil
+}
+
+// gameString writes the current GameString with the moves as spelled.
+func (e *Engine) gameString() string {
+	return GameString{Type: e.game.Type(), State: StateOf(e.game), Turn: TurnOf(e.game), Moves: e.spellings}.String()
+}
+
+// readMove reads a move in the session's dialect.
+func (e *Engine) readMove(s string, g *core.Game) (core.Move, error) {
+	if e.cfg.Dialect == Early {
+		return LayoutOf(g).ParseMove(s)
+	}
+	return ParseMove(s, g)
+}
+
+// writeMoves spells moves of the current position canonically in the
+// session's dialect.
+func (e *Engine) writeMoves(moves []core.Move) []string {
+	out := make([]string, len(moves))
+	if e.cfg.Dialect == Early {
+		layout := LayoutOf(e.game)
+		for i, m := range moves {
+			out[i] = layout.FormatMove(m)
+		}
+		return out
+	}
+	for i, m := range moves {
+		out[i] = FormatMove(m, e.game)
+	}
+	return out
+}
+
+// newGame answers "newgame", "newgame GameTypeString" and
+// "newgame GameString"; a GameString's moves are all read and checked, and
+// a bad one leaves the current game as it was.
+func (e *Engine) newGame(args []string, w io.Writer) error {
+	opt := core.RepetitionDraw(e.repetitionDraw.Value() == "True")
+	var (
+		g         *core.Game
+		spellings []string
+	)
+	switch {
+	case len(args) == 0:
+		g = core.NewGame(core.Base, opt)
+	case len(args) == 1 && !strings.Contains(args[0], ";"):
+		t, err := ParseGameType(args[0])
+		if err != nil {
+			return fmt.Errorf("Unable to parse '%s' as a GameTypeString: %v.", args[0], err)
+		}
+		g = core.NewGame(t, opt)
+	default:
+		gs, err := ParseGameString(strings.Join(args, " "))
+		if err != nil {
+			return fmt.Errorf("Unable to parse GameString: %v.", err)
+		}
+		g, err = gs.LoadWith(e.readMove, opt)
+		if err != nil {
+			var le *LoadError
+			if errors.As(err, &le) {
+				verb := "play"
+				if le.Unparsable {
+					verb = "parse"
+				}
+				return fmt.Errorf("Unable to %s '%s' in GameString: %v", verb, le.Text, strings.TrimSuffix(le.Err.Error(), ".")+".")
+			}
+			return err
+		}
+		spellings = gs.Moves
+	}
+	e.game, e.spellings = g, spellings
+	writeLines(w, e.gameString())
+	return nil
+}
+
+// play answers "play MoveString" and "pass".
+func (e *Engine) play(text string, w io.Writer) error {
+	if e.game == nil {
+		return errNoGame
+	}
+	if e.game.Over() {
+		return errGameOver
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	m, err := e.readMove(text, e.game)
+	if err != nil {
+		return invalidMove{fmt.Errorf("Unable to parse move %q: %v.", text, strings.TrimSuffix(err.Error(), "."))}
+	}
+	if err := e.game.PlayChecked(m); err != nil {
+		return invalidMove{err}
+	}
+	if m == core.Pass {
+		text = "pass"
+		if e.cfg.Dialect == Early {
+			text = "PASS"
+		}
+	}
+	e.spellings = append(e.spellings, text)
+	writeLines(w, e.gameString())
+	return nil
+}
+
+func (e *Engine) validMoves(w io.Writer) error {
+	if e.game == nil {
+		return errNoGame
+	}
+	if e.game.Over() {
+		return errGameOver
+	}
+	var l core.MoveList
+	e.game.GenerateMoves(&l)
+	writeLines(w, strings.Join(e.writeMoves(l.Moves()), ";"))
+	return nil
+}
+
+// parseBestMoveLimit reads the arguments of bestmove: nothing (the
+// DefaultBestMoveTime option), "time hh:mm:ss" or "depth N".
+func (e *Engine) parseBestMoveLimit(args []string) (Limit, error) {
+	if len(args) == 0 {
+		secs, _ := strconv.ParseFloat(e.defaultTime.Value(), 64)
+		return Limit{Time: time.Duration(secs * float64(time.Second))}, nil
+	}
+	if len(args) != 2 {
+		return Limit{}, errInvalidCommand
+	}
+	switch lowerASCII(args[0]) {
+	case "time":
+		d, err := ParseDuration(args[1])
+		if err != nil {
+			return Limit{}, err
+		}
+		return Limit{Time: d}, nil
+	case "depth":
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 0 {
+			return Limit{}, fmt.Errorf("Unable to parse depth %q: want a non-negative whole number.", args[1])
+		}
+		return Limit{Depth: n}, nil
+	}
+	return Limit{}, errInvalidCommand
+}
+
+// ParseDuration reads a MaxTime, "hh:mm:ss", with optional fractions of a
+// second (00:00:00.5).
+func ParseDuration(s string) (time.Duration, error) {
+	parts := strings.Split(s, ":")
+	bad := fmt.Errorf("Unable to parse time %q: want hh:mm:ss.", s)
+	if len(parts) != 3 {
+		return 0, bad
+	}
+	h, err1 := strconv.Atoi(parts[0])
+	m, err2 := strconv.Atoi(parts[1])
+	sec, err3 := strconv.ParseFloat(parts[2], 64)
+	if err1 != nil || err2 != nil || err3 != nil || h < 0 || m < 0 || m > 59 || sec < 0 || sec >= 60 || h > 99999 {
+		return 0, bad
+	}
+	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec*float64(time.Second)), nil
+}
+
+func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error {
+	if e.game == nil {
+		return errNoGame
+	}
+	if e.game.Over() {
+		return errGameOver
+	}
+	limit, err := e.parseBestMoveLimit(args)
+	if err != nil {
+		return err
+	}
+	if e.cfg.Searcher == nil {
+		return errors.New("No searcher is configured.")
+	}
+	last := ""
+	var report func(core.Move)
+	if e.reportIntermediate.Value() == "True" {
+		report = func(m core.Move) {
+			if !e.game.Legal(m) {
+				return
+			}
+			if text := e.writeMoves([]core.Move{m})[0]; text != last {
+				last = text
+				writeLines(w, text)
+				if f, ok := w.(interface{ Flush() error }); ok {
+					f.Flush()
+				}
+			}
+		}
+	}
+	m, err := e.cfg.Searcher.BestMove(ctx, e.game, limit, report)
+	if err != nil {
+		return err
+	}
+	if err := e.game.CheckMove(m); err != nil {
+		return fmt.Errorf("The searcher returned an illegal move: %v", err)
+	}
+	if text := e.writeMoves([]core.Move{m})[0]; text != last {
+		writeLines(w, text)
+	}
+	return nil
+}
+
+func (e *Engine) undo(args []string, w io.Writer) error {
+	if e.game == nil {
+		return errNoGame
+	}
+	n := 1
+	if len(args) > 1 {
+		return errInvalidCommand
+	}
+	if len(args) == 1 {
+		var err error
+		if n, err = strconv.Atoi(args[0]); err != nil {
+			return fmt.Errorf("Unable to undo %q moves: want a whole number.", args[0])
+		}
+	}
+	if n < 1 || n > e.game.MovesPlayed() {
+		return fmt.Errorf("Unable to undo %d moves.", n)
+	}
+	for range n {
+		e.game.Undo()
+	}
+	e.spellings = e.spellings[:len(e.spellings)-n]
+	writeLines(w, e.gameString())
+	return nil
+}
+
+func (e *Engine) findOption(name string) (*Option, error) {
+	for _, o := range e.options {
+		if equalFold(o.Name, name) {
+			return o, nil
+		}
+	}
+	return nil, fmt.Errorf("The option %q is not valid.", name)
+}
+
+// optionsCommand answers "options", "options get Name" and
+// "options set Name Value".
+func (e *Engine) optionsCommand(args []string, w io.Writer) error {
+	switch {
+	case len(args) == 0:
+		for _, o := range e.options {
+			writeLines(w, o.String())
+		}
+		return nil
+	case len(args) == 2 && equalFold(args[0], "get"):
+		o, err := e.findOption(args[1])
+		if err != nil {
+			return err
+		}
+		writeLines(w, o.String())
+		return nil
+	case len(args) == 3 && equalFold(args[0], "set"):
+		o, err := e.findOption(args[1])
+		if err != nil {
+			return err
+		}
+		if err := o.Set(args[2]); err != nil {
+			return fmt.Errorf("Unable to set option: %v.", err)
+		}
+		writeLines(w, o.String())
+		return nil
+	}
+	return errInvalidCommand
+}
+
+// perft answers "perft N" with the lines of the perft command.
+func (e *Engine) perft(ctx context.Context, args []string, w io.Writer) error {
+	if e.game == nil {
+		return errNoGame
+	}
+	if len(args) != 1 {
+		return errInvalidCommand
+	}
+	depth, err := strconv.Atoi(args[0])
+	if err != nil || depth < 0 {
+		return fmt.Errorf("Unable to calculate perft(%s).", args[0])
+	}
+	if e.cfg.MaxPerftDepth > 0 && depth > e.cfg.MaxPerftDepth {
+		return fmt.Errorf("Unable to calculate perft(%d): this engine allows at most %d.", depth, e.cfg.MaxPerftDepth)
+	}
+	for d := 1; d <= depth; d++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		writeLines(w, PerftLine(e.game, d, runtime.NumCPU()))
+		if f, ok := w.(interface{ Flush() error }); ok {
+			f.Flush()
+		}
+	}
+	return nil
+}
+
+// PerftLine counts the positions d plies from g with the given number of
+// threads and writes the result line of the perft command:
+// "depth=D nodes=N ms=T nps=R".
+func PerftLine(g *core.Game, d, threads int) string {
+	start := time.Now()
+	nodes := g.PerftParallel(d, threads)
+	elapsed := time.Since(start)
+	nps := uint64(0)
+	if elapsed > 0 {
+		nps = uint64(float64(nodes) / elapsed.Seconds())
+	}
+	return fmt.Sprintf("depth=%d nodes=%d ms=%d nps=%d", d, nodes, elapsed.Milliseconds(), nps)
+}
+
+// history answers the early draft's history command.
+func (e *Engine) history(w io.Writer) error {
+	if e.game == nil {
+		return errNoGame
+	}
+	writeLines(w, LayoutOf(e.game).History())
+	return nil
+}
