@@ -144,9 +144,9 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 	if own == 0 {
 		for all := g.onBoard; all != 0; all &= all - 1 {
 			c := g.pos[bits.TrailingZeros32(all)]
-			for d := Direction(0); d < NumDirections; d++ {
-				x := c.Neighbor(d)
-				if g.height[x] == 0 && mark[x] != seen {
+			for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
+				x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
+				if mark[x] != seen {
 					mark[x] = seen
 					cells[n] = x
 					n++
@@ -159,8 +159,8 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 	for opp := g.onBoard >> (PiecesPerColor * uint(me.Other())) & (1<<PiecesPerColor - 1); opp != 0; opp &= opp - 1 {
 		p := oppBase + Piece(bits.TrailingZeros32(opp))
 		if c := g.pos[p]; g.top[c] == p {
-			for d := Direction(0); d < NumDirections; d++ {
-				mark[c.Neighbor(d)] = blocked
+			for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
+				mark[c.Neighbor(Direction(bits.TrailingZeros8(empty)))] = blocked
 			}
 		}
 	}
@@ -171,9 +171,9 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 		if g.top[c] != p {
 			continue
 		}
-		for d := Direction(0); d < NumDirections; d++ {
-			x := c.Neighbor(d)
-			if g.height[x] == 0 && mark[x] != blocked && mark[x] != seen {
+		for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
+			x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
+			if mark[x] != blocked && mark[x] != seen {
 				mark[x] = seen
 				cells[n] = x
 				n++
