@@ -239,7 +239,7 @@ func (g *Game) countMoves(l *MoveList) int {
 // piece of the side to move that would not split the hive and did not move
 // last turn, then the throws of its Pillbug (and of a Mosquito touching one).
 func (g *Game) genMovements(l *MoveList, me Color) {
-	pinned := g.articulationPieces()
+	pinned := g.cutPieces()
 	base := Piece(me) * PiecesPerColor
 	var generated uint32
 	for own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1); own != 0; own &= own - 1 {

@@ -1,0 +1,160 @@
+package core
+
+import "math/bits"
+
+// This file exposes, read-only, the facts about a position that an
+// evaluation needs at every leaf of a search. They come from the state that
+// Play keeps up to date (neighbour masks, stack heights), so that an
+// evaluation can weigh mobility without generating every move, which costs
+// ten times more. Like GenerateMoves, they may use the game's scratch
+// space: do not call them on one Game from two goroutines at once.
+
+// Neighbors returns one bit per occupied neighbour of cell c, bit d for
+// direction d. Its population count is how surrounded a Queen on c is.
+func (g *Game) Neighbors(c Cell) uint8 { return g.occ[c] }
+
+// Hand returns the pieces colour c still has to place, one bit per slot:
+// bit i stands for piece Piece(c)*PiecesPerColor + i.
+func (g *Game) Hand(c Color) uint16 { return g.inHand[c] }
+
+// Pinned returns, one bit per piece, the pieces on the ground that may not
+// leave their cell because the hive would split in two (One Hive). A piece
+// on top of a stack is never pinned: its cell stays occupied when it leaves.
+func (g *Game) Pinned() uint32 {
+	var pinned uint32
+	for cut := g.cutPieces(); cut != 0; cut &= cut - 1 {
+		if p := Piece(bits.TrailingZeros32(cut)); g.height[g.pos[p]] == 1 {
+			pinned |= 1 << p
+		}
+	}
+	return pinned
+}
+
+// Mobility classifies the pieces on the board, one bit per piece, in one
+// pass: pinned (on the ground, and its cell an articulation point of the
+// hive), covered (something stands on it), and movable (neither, and with
+// at least one first step open to its bug). The first step makes the test
+// exact for the Queen, Beetle, Grasshopper, Ant and Pillbug's own move; a
+// Spider, Ladybug or Mosquito that can start a move is counted movable even
+// when every path dies before its end, and Pillbug throws are not counted.
+// The test ignores whose turn it is, the piece moved last turn and the rule
+// that no piece moves before its Queen is placed: it measures the position,
+// not the next move.
+func (g *Game) Mobility() (movable, pinned, covered uint32) {
+	cut := g.cutPieces()
+	for all := g.onBoard; all != 0; all &= all - 1 {
+		p := Piece(bits.TrailingZeros32(all))
+		c := g.pos[p]
+		if g.top[c] != p {
+			covered |= 1 << p
+			continue
+		}
+		h := g.height[c]
+		if h == 1 && cut&(1<<p) != 0 {
+			pinned |= 1 << p
+			continue
+		}
+		if g.canStart(p, c, h) {
+			movable |= 1 << p
+		}
+	}
+	return movable, pinned, covered
+}
+
+// canStart reports whether piece p, the top of cell c of height h, has a
+// first step open to its bug (see Mobility for what that leaves out).
+func (g *Game) canStart(p Piece, c Cell, h uint8) bool {
+	if h > 1 {
+		return g.canClimb(c, h-1)
+	}
+	occ := g.occ[c]
+	if occ == 0 {
+		return false // the only piece on the board
+	}
+	switch p.Bug() {
+	case Queen, Spider, Ant, Pillbug:
+		return slideDirections(occ) != 0
+	case Beetle:
+		return g.canClimb(c, 0)
+	case Mosquito:
+		var touched uint16
+		for d := Direction(0); d < NumDirections; d++ {
+			if t := g.top[c.Neighbor(d)]; t != NoPiece {
+				touched |= 1 << t.Bug()
+			}
+		}
+		switch {
+		case touched&(1<<Grasshopper|1<<Ladybug) != 0:
+			return true
+		case touched&(1<<Beetle) != 0:
+			return g.canClimb(c, 0)
+		case touched&(1<<Queen|1<<Spider|1<<Ant|1<<Pillbug) != 0:
+			return slideDirections(occ) != 0
+		}
+		return false // it touches only Mosquitoes
+	}
+	// A Grasshopper always has a neighbour to jump over, and a Ladybug
+	// next to a stack can nearly always climb it.
+	return true
+}
+
+// canClimb reports whether a Beetle standing on c above level pieces can
+// take one step in some direction.
+func (g *Game) canClimb(c Cell, level uint8) bool {
+	for d := Direction(0); d < NumDirections; d++ {
+		h := g.height[c.Neighbor(d)]
+		if level == 0 && h == 0 {
+			left := g.height[c.Neighbor(d.CounterClockwise())]
+			right := g.height[c.Neighbor(d.Clockwise())]
+			if (left == 0) != (right == 0) {
+				return true
+			}
+		} else if !g.gateBlocks(c, d, level, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutPieces returns the same set as articulationPieces, the top pieces of
+// the cells whose removal would split the hive, usually without a graph
+// search. On the hexagonal grid the occupied cells, their adjacencies and
+// their triangles of mutually adjacent cells form a planar complex, whose
+// Euler characteristic V - E + T is the number of connected pieces of hive
+// (one) minus the number of holes, the enclosed empty regions. Removing a
+// cell whose occupied neighbours form k separate runs around it raises that
+// characteristic by k-1 and merges the k empty gaps between the runs into
+// one region, so the hive falls apart exactly when two of the gaps belonged
+// to the same region. With no hole, every gap lies in the one outer region,
+// and a cell is a cut exactly when k >= 2. Counting V, E, T and the runs is
+// one pass of population counts over the occupied cells, about a third of
+// the cost of the search for articulation points, which only a hive with a
+// hole still needs (about one midgame position in six). It matters because
+// an evaluation asks for this at every leaf of a search.
+func (g *Game) cutPieces() uint32 {
+	if bits.OnesCount32(g.onBoard) < 3 {
+		return 0
+	}
+	var cut uint32
+	cells, adjacent2, triangles3 := 0, 0, 0
+	for all := g.onBoard; all != 0; all &= all - 1 {
+		p := Piece(bits.TrailingZeros32(all))
+		c := g.pos[p]
+		if g.top[c] != p {
+			continue
+		}
+		occ := g.occ[c]
+		pairs := bits.OnesCount8(occ & (occ>>1 | occ<<5) & 63) // neighbours d and d+1 both occupied
+		n := bits.OnesCount8(occ)
+		cells++
+		adjacent2 += n
+		triangles3 += pairs
+		if n-pairs >= 2 { // at least two runs of neighbours
+			cut |= 1 << p
+		}
+	}
+	if holes := 1 - cells + adjacent2/2 - triangles3/3; holes != 0 {
+		return g.articulationPieces()
+	}
+	return cut
+}
