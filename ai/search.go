@@ -1,0 +1,361 @@
+package ai
+
+import (
+	"context"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+)
+
+const (
+	// maxPly bounds the depth of a search: Hive searches never come near
+	// it, and it sizes the per-ply scratch of each thread.
+	maxPly = 64
+	// mateBound: any score beyond it in absolute value is a forced result.
+	mateBound = MateScore - maxPly
+	infinity  = MateScore + 1
+	// pollInterval is how many nodes a thread searches between looks at
+	// the clock and the context: a few hundred microseconds of work, so a
+	// search overshoots its deadline by well under a millisecond.
+	pollInterval = 256
+)
+
+// MateScore is the score of a won game: a win k plies from the root scores
+// MateScore-k and a loss -(MateScore-k), so that the search prefers the
+// shortest win and the longest defence. Any score within 64 of ±MateScore
+// is a forced result; no evaluation comes near.
+const MateScore = 30000
+
+// Limits bounds a search. Depth 0 means no depth limit and Time 0 no time
+// limit; with neither, the search runs until its context is cancelled.
+type Limits struct {
+	Depth int
+	Time  time.Duration
+}
+
+// Info describes the state of a search: the best move found, its score from
+// the side to move's point of view (see MateScore), the depth of the
+// iteration that produced it, and the nodes searched by all threads so far.
+type Info struct {
+	Depth   int
+	Move    core.Move
+	Score   int
+	Nodes   uint64
+	Elapsed time.Duration
+}
+
+// Searcher is the native Hive engine: iterative deepening alpha-beta over a
+// transposition table shared by its threads (Lazy SMP). One Searcher runs
+// one search at a time; its methods may be called from any goroutine, and a
+// call made during a search waits for it to end.
+type Searcher struct {
+	mu      sync.Mutex
+	threads int
+	tt      *table
+	workers []*worker // kept between searches, for their scratch space
+	// helpers counts the helper goroutines of the last search that may
+	// still be running: Search returns as soon as its own thread stops, so
+	// that a helper the operating system has not scheduled yet cannot
+	// delay the move, and the next call waits for them instead.
+	helpers sync.WaitGroup
+}
+
+// New returns a Searcher that uses threads goroutines and a transposition
+// table of hashMB megabytes (each at least 1).
+func New(threads, hashMB int) *Searcher {
+	return &Searcher{threads: max(threads, 1), tt: newTable(hashMB)}
+}
+
+// SetThreads sets the number of goroutines of the next searches (at least 1).
+func (s *Searcher) SetThreads(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.helpers.Wait()
+	s.threads = max(n, 1)
+}
+
+// SetHashMB replaces the transposition table by an empty one of mb
+// megabytes (at least 1).
+func (s *Searcher) SetHashMB(mb int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.helpers.Wait()
+	s.tt = newTable(mb)
+}
+
+// shared is the state of one search that all its threads see.
+type shared struct {
+	ctx         context.Context
+	tt          *table
+	start       time.Time
+	deadline    time.Time
+	hasDeadline bool
+	stop        atomic.Bool
+	nodes       atomic.Uint64
+}
+
+// Search looks for the best move of g within lim and returns it with its
+// score; g is left as it was (the search works on copies). The move is
+// always legal, and core.NoMove only when the game is over. A lone legal
+// move is returned at once, a move that wins at once as soon as depth 1 has
+// seen it.
+//
+// Depth 1 is always completed, whatever the limits, so that an immediate
+// win is never missed; deeper iterations are abandoned when the time runs
+// out or ctx is cancelled, and the result is then the best move of the last
+// completed iteration, or a move of the unfinished one that searched to
+// completion and beat it. If the search stops before depth 2 completes,
+// the move is checked against every reply and swapped for one after which
+// the opponent cannot win at once, if one exists.
+//
+// report, if not nil, is called on the caller's goroutine after every
+// completed iteration, and whenever during an iteration a root move other
+// than the current best takes the lead, so that an engine can show its
+// progress and always has a move to play. It must not call the Searcher's
+// methods, which wait for the search to end.
+func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report func(Info)) Info {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sh := &shared{ctx: ctx, tt: s.tt, start: time.Now()}
+	s.helpers.Wait() // the last search's helpers, stopped but maybe not yet gone
+	if g.Over() {
+		return Info{Move: core.NoMove}
+	}
+	for len(s.workers) < s.threads {
+		s.workers = append(s.workers, newWorker())
+	}
+	main := s.workers[0]
+	main.reset(g.Clone(), sh)
+	var list core.MoveList
+	main.g.GenerateMoves(&list)
+	root := append([]core.Move(nil), list.Moves()...)
+	if len(root) == 1 {
+		return Info{Move: root[0], Elapsed: time.Since(sh.start)}
+	}
+	if lim.Time > 0 {
+		sh.deadline, sh.hasDeadline = sh.start.Add(lim.Time), true
+	}
+	maxDepth := maxPly - 1
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+	s.tt.age++
+
+	r := rootSearch{w: main, moves: root, scores: make([]int, len(root)), report: report}
+	r.depthOne()
+	if abs(r.best.Score) <= mateBound && maxDepth > 1 && !main.poll() {
+		for i, w := range s.workers[1:s.threads] {
+			w.reset(g.Clone(), sh)
+			s.helpers.Add(1)
+			go func() {
+				defer s.helpers.Done()
+				w.help(maxDepth, 2+i%2)
+			}()
+		}
+		r.deepen(maxDepth)
+		sh.stop.Store(true) // the helpers stop at their next poll
+	}
+	if r.completed < 2 && maxDepth >= 2 {
+		r.avoidImmediateLoss() // stopped early: see Search
+	}
+	main.flush()
+	r.best.Nodes = sh.nodes.Load()
+	r.best.Elapsed = time.Since(sh.start)
+	return r.best
+}
+
+// rootSearch is the main thread's iterative deepening over the root moves.
+type rootSearch struct {
+	w      *worker
+	moves  []core.Move // best first, as the last iteration ranked them
+	scores []int       // the depth-1 score of each move
+	report func(Info)
+
+	best      Info // the move to play: see Search
+	completed int  // the last completed depth
+}
+
+// depthOne scores every root move by one ply, exactly, ignoring the clock,
+// and ranks them: this finds an immediate win, and orders the next
+// iteration.
+func (r *rootSearch) depthOne() {
+	w := r.w
+	g := w.g
+	for i, m := range r.moves {
+		g.Play(m)
+		r.scores[i] = -w.leaf(1)
+		g.Undo()
+	}
+	// Insertion sort: stable, allocation-free, and run once per search
+	// over at most a few hundred moves.
+	for i := 1; i < len(r.moves); i++ {
+		for j := i; j > 0 && r.scores[j] > r.scores[j-1]; j-- {
+			r.moves[j], r.moves[j-1] = r.moves[j-1], r.moves[j]
+			r.scores[j], r.scores[j-1] = r.scores[j-1], r.scores[j]
+		}
+	}
+	r.finish(1, r.moves[0], r.scores[0])
+}
+
+// deepen runs the iterations from depth 2 up to maxDepth, or until the
+// search is stopped or a forced result is proved.
+func (r *rootSearch) deepen(maxDepth int) {
+	for d := 2; d <= maxDepth; d++ {
+		if abs(r.best.Score) >= MateScore-r.completed {
+			return // a win or loss within the horizon is proved; deeper search cannot change it
+		}
+		if r.w.poll() {
+			return
+		}
+		if !r.iterate(d) {
+			return
+		}
+	}
+}
+
+// iterate searches every root move to depth d with a principal variation
+// search, the previous best first, and reports whether it completed.
+func (r *rootSearch) iterate(d int) bool {
+	w := r.w
+	g := w.g
+	alpha, beta := -infinity, infinity
+	bestIdx := -1
+	for i, m := range r.moves {
+		g.Play(m)
+		var score int
+		if i == 0 {
+			score = -w.negamax(d-1, 1, -beta, -alpha)
+		} else {
+			score = -w.negamax(d-1, 1, -alpha-1, -alpha)
+			if score > alpha && !w.aborted {
+				score = -w.negamax(d-1, 1, -beta, -alpha)
+			}
+		}
+		g.Undo()
+		if w.aborted {
+			break
+		}
+		if score > alpha {
+			alpha, bestIdx = score, i
+			if i > 0 {
+				// A move that beat the previous best on a full
+				// window is better at this depth than it.
+				r.best = Info{Depth: d, Move: m, Score: score}
+				r.notify()
+			}
+		}
+	}
+	if bestIdx < 0 {
+		return false // not even the previous best finished
+	}
+	// Move the new best to the front, keeping the order of the others.
+	m, sc := r.moves[bestIdx], r.scores[bestIdx]
+	copy(r.moves[1:bestIdx+1], r.moves[:bestIdx])
+	copy(r.scores[1:bestIdx+1], r.scores[:bestIdx])
+	r.moves[0], r.scores[0] = m, sc
+	if w.aborted {
+		r.best = Info{Depth: d, Move: m, Score: alpha}
+		return false
+	}
+	w.sh.tt.store(g.Hash(), m, alpha, d, boundExact)
+	r.finish(d, m, alpha)
+	return true
+}
+
+// finish records a completed iteration.
+func (r *rootSearch) finish(d int, m core.Move, score int) {
+	r.completed = d
+	r.best = Info{Depth: d, Move: m, Score: score}
+	r.notify()
+}
+
+// notify hands the current best move to the report callback.
+func (r *rootSearch) notify() {
+	if r.report == nil {
+		return
+	}
+	r.w.flush()
+	info := r.best
+	info.Nodes = r.w.sh.nodes.Load()
+	info.Elapsed = time.Since(r.w.sh.start)
+	r.report(info)
+}
+
+// avoidImmediateLoss makes sure, when depth 2 did not complete, that the
+// chosen move does not let the opponent win at once when another move
+// would not: it tries the moves in their depth-1 order and takes the first
+// that is safe.
+func (r *rootSearch) avoidImmediateLoss() {
+	g := r.w.g
+	var list core.MoveList
+	safe := func(m core.Move) bool {
+		g.Play(m)
+		defer g.Undo()
+		return !winsNow(g, &list)
+	}
+	if safe(r.best.Move) {
+		return
+	}
+	for _, m := range r.moves {
+		if m != r.best.Move && safe(m) {
+			r.best = Info{Depth: 1, Move: m, Score: r.scoreOf(m)}
+			return
+		}
+	}
+}
+
+// scoreOf returns the depth-1 score of root move m.
+func (r *rootSearch) scoreOf(m core.Move) int {
+	for i, x := range r.moves {
+		if x == m {
+			return r.scores[i]
+		}
+	}
+	return 0
+}
+
+// winsNow reports whether the side to move in g has a move that wins at
+// once. Only a move onto the last empty cell around the enemy Queen wins,
+// or a Pillbug throwing that Queen into a hole, so most positions are
+// answered without generating a move.
+func winsNow(g *core.Game, list *core.MoveList) bool {
+	if g.Over() {
+		return false
+	}
+	me := g.ToMove()
+	q := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
+	if q == core.NoCell {
+		return false
+	}
+	if g.Type()&core.WithPillbug == 0 && bits.OnesCount8(g.Neighbors(q)) < core.NumDirections-1 {
+		return false
+	}
+	g.GenerateMoves(list)
+	for _, m := range list.Moves() {
+		g.Play(m)
+		won := g.Result() == winFor(me)
+		g.Undo()
+		if won {
+			return true
+		}
+	}
+	return false
+}
+
+// winFor returns the result of a game won by c.
+func winFor(c core.Color) core.Result {
+	if c == core.White {
+		return core.WhiteWins
+	}
+	return core.BlackWins
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,366 @@
+package ai
+
+import (
+	"slices"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+)
+
+// Move ordering. Each move gets an ordering value; the higher, the sooner
+// it is tried. The value sits, negated and biased, in the upper bits of a
+// sort key with the move in the low 16 bits, so that ordering is a sort of
+// plain integers.
+const (
+	orderTT      = 1 << 30 // the move the transposition table remembers
+	orderKiller  = 1 << 29 // a move that refuted a sibling
+	onEnemyQueen = 3000    // a climber landing on the enemy Queen
+	byEnemyQueen = 2000    // a piece arriving next to the enemy Queen
+	byOwnQueen   = 600     // a piece arriving next to (or, leaving, freeing) one's own Queen
+	keyBias      = 1 << 31
+	// pickFirst is how many moves are picked one by one, best first,
+	// before the rest are sorted: most cutoffs come from the first few, and
+	// picking is cheaper than sorting when one of them refutes the
+	// position.
+	pickFirst = 4
+	// historyMax bounds the history scores; each update moves a score
+	// towards it by a fraction, so old knowledge fades and nothing
+	// overflows.
+	historyMax = 16384
+	// historyCells folds a cell into the history table; core's cells all
+	// fit, and a collision would only blur the ordering.
+	historyCells = 1024
+)
+
+// Marks of the cells around the two Queens, used by the move ordering.
+const (
+	markNearEnemy uint8 = 1 << iota
+	markOnEnemy
+	markNearOwn
+)
+
+// worker is one thread of a search, with its own copy of the game and its
+// own scratch space, kept from search to search.
+type worker struct {
+	sh *shared
+	g  *core.Game
+
+	list    core.MoveList
+	keys    [maxPly][]uint64 // the ordered moves of each ply
+	killers [maxPly][2]core.Move
+	history [core.NumPieces][historyCells]int32
+	marks   [1 << 16]uint8 // indexed by core.Cell: the Queen neighbourhoods
+
+	nodes    uint64 // nodes searched by this thread in this search
+	flushed  uint64 // the part of nodes already added to shared.nodes
+	nextPoll uint64
+	aborted  bool
+}
+
+func newWorker() *worker {
+	w := new(worker)
+	// A ply never has more moves than a MoveList holds.
+	n := cap(w.list.Moves())
+	for i := range w.keys {
+		w.keys[i] = make([]uint64, 0, n)
+	}
+	return w
+}
+
+// reset prepares the worker for a new search of game g (its own copy).
+// Killers belong to the positions of the last search and are dropped;
+// history is halved, since the last search's lessons mostly still hold.
+func (w *worker) reset(g *core.Game, sh *shared) {
+	w.g, w.sh = g, sh
+	for i := range w.killers {
+		w.killers[i] = [2]core.Move{core.NoMove, core.NoMove}
+	}
+	for p := range w.history {
+		for c := range w.history[p] {
+			w.history[p][c] /= 2
+		}
+	}
+	w.nodes, w.flushed, w.nextPoll = 0, 0, pollInterval
+	w.aborted = false
+}
+
+// help is a Lazy SMP helper thread: it searches the root position deeper
+// and deeper, starting at depth first, only to fill the shared table with
+// results the main thread will find; its own results are thrown away.
+func (w *worker) help(maxDepth, first int) {
+	for d := first; d <= maxDepth && !w.aborted; d++ {
+		w.negamax(d, 0, -infinity, infinity)
+	}
+	w.flush()
+}
+
+// poll adds this thread's nodes to the total and reports whether the
+// search must stop: stopped by another thread, out of time, or cancelled.
+func (w *worker) poll() bool {
+	w.flush()
+	sh := w.sh
+	if sh.stop.Load() {
+		return true
+	}
+	if sh.hasDeadline && !time.Now().Before(sh.deadline) || sh.ctx.Err() != nil {
+		sh.stop.Store(true)
+		return true
+	}
+	return false
+}
+
+func (w *worker) flush() {
+	w.sh.nodes.Add(w.nodes - w.flushed)
+	w.flushed = w.nodes
+}
+
+// terminal returns the score of a finished game for the side to move, ply
+// plies from the root, and whether the game is finished. A move can lose
+// for the side that makes it (by closing the last cell around its own
+// Queen), so the winner is read from the result, not assumed.
+func terminal(g *core.Game, ply int) (int, bool) {
+	switch g.Result() {
+	case core.InProgress:
+		return 0, false
+	case core.Draw:
+		return 0, true
+	}
+	if g.Result() == winFor(g.ToMove()) {
+		return MateScore - ply, true
+	}
+	return -MateScore + ply, true
+}
+
+// leaf scores a position at the search horizon.
+func (w *worker) leaf(ply int) int {
+	w.nodes++
+	if score, over := terminal(w.g, ply); over {
+		return score
+	}
+	return Evaluate(w.g)
+}
+
+// negamax returns the score of the position for the side to move,
+// searched exactly depth plies deeper, full width: fail-soft alpha-beta
+// with principal variation search. After an abort (w.aborted) its result
+// means nothing.
+func (w *worker) negamax(depth, ply, alpha, beta int) int {
+	if depth == 0 {
+		return w.leaf(ply)
+	}
+	w.nodes++
+	g := w.g
+	if score, over := terminal(g, ply); over {
+		return score
+	}
+	if w.nodes >= w.nextPoll {
+		w.nextPoll = w.nodes + pollInterval
+		if w.poll() {
+			w.aborted = true
+			return 0
+		}
+	}
+	// No line from here can do better than winning with the next move,
+	// or worse than losing by it.
+	alpha = max(alpha, -MateScore+ply+1)
+	beta = min(beta, MateScore-ply-1)
+	if alpha >= beta {
+		return alpha
+	}
+	key := g.Hash()
+	ttMove := core.NoMove
+	if e, ok := w.sh.tt.probe(key); ok {
+		ttMove = e.move
+		if e.depth >= depth {
+			s := scoreFromTT(e.score, ply)
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && s >= beta,
+				e.bound == boundUpper && s <= alpha:
+				return s
+			}
+		}
+	}
+	keys := w.order(ply, ttMove)
+	alpha0 := alpha
+	best, bestMove := -infinity, core.NoMove
+	for i := range keys {
+		switch {
+		case i < pickFirst:
+			pickBest(keys[i:])
+		case i == pickFirst:
+			slices.Sort(keys[i:])
+		}
+		m := core.Move(keys[i])
+		g.Play(m)
+		var score int
+		switch {
+		case depth == 1:
+			score = -w.leaf(ply + 1) // exact whatever the window
+		case i == 0:
+			score = -w.negamax(depth-1, ply+1, -beta, -alpha)
+		default:
+			score = -w.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			if score > alpha && score < beta && !w.aborted {
+				score = -w.negamax(depth-1, ply+1, -beta, -alpha)
+			}
+		}
+		g.Undo()
+		if w.aborted {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+			if score > alpha {
+				alpha = score
+				if alpha >= beta {
+					w.cutoff(m, ply, depth)
+					break
+				}
+			}
+		}
+	}
+	bound := boundExact
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best <= alpha0:
+		bound = boundUpper
+	}
+	w.sh.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
+	return best
+}
+
+// order generates the moves of the position at ply and returns their sort
+// keys: the table's move first, then the killers, then by history and by
+// what the move does next to the Queens.
+func (w *worker) order(ply int, ttMove core.Move) []uint64 {
+	g := w.g
+	g.GenerateMoves(&w.list)
+	moves := w.list.Moves()
+	keys := w.keys[ply][:len(moves)]
+	me := g.ToMove()
+	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
+	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
+	w.markAround(enemyQ, markNearEnemy, markOnEnemy)
+	w.markAround(ownQ, markNearOwn, 0)
+	k0, k1 := w.killers[ply][0], w.killers[ply][1]
+	for i, m := range moves {
+		var v int
+		switch m {
+		case ttMove:
+			v = orderTT
+		case k0:
+			v = orderKiller
+		case k1:
+			v = orderKiller - 1
+		default:
+			v = w.quietValue(m)
+		}
+		keys[i] = uint64(keyBias-v)<<16 | uint64(m)
+	}
+	w.clearAround(enemyQ)
+	w.clearAround(ownQ)
+	return keys
+}
+
+// markAround adds mark near to the six neighbours of c and mark on to c
+// itself; c may be core.NoCell.
+func (w *worker) markAround(c core.Cell, near, on uint8) {
+	if c == core.NoCell {
+		return
+	}
+	w.marks[c] |= on
+	for d := core.Direction(0); d < core.NumDirections; d++ {
+		w.marks[c.Neighbor(d)] |= near
+	}
+}
+
+// clearAround undoes markAround.
+func (w *worker) clearAround(c core.Cell) {
+	if c == core.NoCell {
+		return
+	}
+	w.marks[c] = 0
+	for d := core.Direction(0); d < core.NumDirections; d++ {
+		w.marks[c.Neighbor(d)] = 0
+	}
+}
+
+// quietValue is the ordering value of a move that is neither the table's
+// nor a killer: its history, plus a bonus for closing in on the enemy
+// Queen and for freeing one's own, and a malus for the reverse. Leaving a
+// stack empties no cell, so it neither frees nor releases a Queen.
+func (w *worker) quietValue(m core.Move) int {
+	g := w.g
+	p, to := m.Piece(), m.To()
+	v := int(w.history[p][to%historyCells])
+	switch t := w.marks[to]; {
+	case t&markOnEnemy != 0:
+		v += onEnemyQueen
+	case t&markNearEnemy != 0:
+		v += byEnemyQueen
+	}
+	if w.marks[to]&markNearOwn != 0 {
+		v -= byOwnQueen
+	}
+	if from := g.Position(p); from != core.NoCell {
+		f := w.marks[from]
+		switch {
+		case f&markOnEnemy != 0:
+			v -= onEnemyQueen
+		case g.Height(from) > 1:
+		case f&markNearEnemy != 0:
+			v -= byEnemyQueen
+		}
+		if f&markNearOwn != 0 && g.Height(from) == 1 {
+			v += byOwnQueen
+		}
+	}
+	return v
+}
+
+// cutoff remembers a move that refuted the position at ply, searched
+// depth plies deep: as a killer for the siblings, and in the history.
+func (w *worker) cutoff(m core.Move, ply, depth int) {
+	if k := &w.killers[ply]; k[0] != m {
+		k[1], k[0] = k[0], m
+	}
+	bonus := int32(min(depth*depth, 400))
+	h := &w.history[m.Piece()][m.To()%historyCells]
+	*h += bonus - *h*bonus/historyMax
+}
+
+// pickBest moves the smallest key (the best move) to the front.
+func pickBest(keys []uint64) {
+	b := 0
+	for i := 1; i < len(keys); i++ {
+		if keys[i] < keys[b] {
+			b = i
+		}
+	}
+	keys[0], keys[b] = keys[b], keys[0]
+}
+
+// scoreToTT makes a mate score relative to the position stored rather than
+// to the root, so that it stays right when the position is reached by
+// another path at another ply; scoreFromTT undoes it.
+func scoreToTT(score, ply int) int {
+	switch {
+	case score > mateBound:
+		return score + ply
+	case score < -mateBound:
+		return score - ply
+	}
+	return score
+}
+
+func scoreFromTT(score, ply int) int {
+	switch {
+	case score > mateBound:
+		return score - ply
+	case score < -mateBound:
+		return score + ply
+	}
+	return score
+}
