@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -44,10 +43,7 @@ or a whole GameString (quote it: it holds semicolons and spaces).`,
 				if err := cmd.Context().Err(); err != nil {
 					return err
 				}
-				start := time.Now()
-				nodes := g.PerftParallel(d, threads)
-				elapsed := time.Since(start)
-				fmt.Fprintf(out, "depth=%d nodes=%d ms=%d nps=%d\n", d, nodes, elapsed.Milliseconds(), nodesPerSecond(nodes, elapsed))
+				fmt.Fprintln(out, uhp.PerftLine(g, d, threads))
 			}
 			return nil
 		},
@@ -74,11 +70,4 @@ func startPosition(arg string) (*core.Game, error) {
 		return nil, err
 	}
 	return gs.Load()
-}
-
-func nodesPerSecond(nodes uint64, elapsed time.Duration) uint64 {
-	if elapsed <= 0 {
-		return 0
-	}
-	return uint64(float64(nodes) / elapsed.Seconds())
 }

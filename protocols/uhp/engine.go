@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/hivebridge/hivebridge/core"
 )
 
@@ -52,6 +54,9 @@ type Config struct {
 	Dialect Dialect
 	// MaxPerftDepth, if not zero, refuses deeper perft commands.
 	MaxPerftDepth int
+	// Log receives the session's diagnostics (never protocol lines); the
+	// zero value discards them.
+	Log zerolog.Logger
 }
 
 // Engine answers a viewer in UHP: one command per line, each answer ending
@@ -161,7 +166,9 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 	if cmd == "exit" || cmd == "quit" {
 		return true
 	}
-	if err := e.dispatch(ctx, cmd, args, w); err != nil {
+	start := time.Now()
+	err := e.dispatch(ctx, cmd, args, w)
+	if err != nil {
 		var invalid invalidMove
 		if errors.As(err, &invalid) {
 			writeLines(w, "invalidmove "+invalid.Error())
@@ -169,6 +176,7 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 			writeLines(w, "err "+err.Error())
 		}
 	}
+	e.cfg.Log.Debug().Str("command", cmd).Dur("took", time.Since(start)).AnErr("refused", err).Msg("uhp command")
 	writeLines(w, "ok")
 	return false
 }
