@@ -159,8 +159,8 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 	for opp := g.onBoard >> (PiecesPerColor * uint(me.Other())) & (1<<PiecesPerColor - 1); opp != 0; opp &= opp - 1 {
 		p := oppBase + Piece(bits.TrailingZeros32(opp))
 		if c := g.pos[p]; g.top[c] == p {
-			for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
-				mark[c.Neighbor(Direction(bits.TrailingZeros8(empty)))] = blocked
+			for d := Direction(0); d < NumDirections; d++ {
+				mark[c.Neighbor(d)] = blocked
 			}
 		}
 	}
@@ -171,9 +171,9 @@ func (g *Game) placementCells(me Color, cells *[NumPieces * NumDirections]Cell) 
 		if g.top[c] != p {
 			continue
 		}
-		for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
-			x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
-			if mark[x] != blocked && mark[x] != seen {
+		for d := Direction(0); d < NumDirections; d++ {
+			x := c.Neighbor(d)
+			if g.height[x] == 0 && mark[x] != blocked && mark[x] != seen {
 				mark[x] = seen
 				cells[n] = x
 				n++
