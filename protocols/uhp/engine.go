@@ -155,6 +155,15 @@ func writeLines(w io.Writer, lines ...string) {
 	}
 }
 
+// flush sends what w holds, when it is buffered, so that a line printed
+// during a long command (an intermediate best move, a perft depth) reaches
+// the viewer at once.
+func flush(w io.Writer) {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+}
+
 // Handle answers one command line on w, ending with ok; a blank line gets
 // no answer. It reports whether the command asks the engine to exit.
 func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit bool) {
@@ -432,9 +441,7 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 			if text := e.writeMoves([]core.Move{m})[0]; text != last {
 				last = text
 				writeLines(w, text)
-				if f, ok := w.(interface{ Flush() error }); ok {
-					f.Flush()
-				}
+				flush(w)
 			}
 		}
 	}
@@ -535,9 +542,7 @@ func (e *Engine) perft(ctx context.Context, args []string, w io.Writer) error {
 			return err
 		}
 		writeLines(w, PerftLine(e.game, d, runtime.NumCPU()))
-		if f, ok := w.(interface{ Flush() error }); ok {
-			f.Flush()
-		}
+		flush(w)
 	}
 	return nil
 }
