@@ -159,7 +159,9 @@ const (
 	WithMosquito GameType = 1
 	WithLadybug  GameType = 2
 	WithPillbug  GameType = 4
-	AllGameTypes          = 8 // game types are 0 .. AllGameTypes-1
+	// AllExpansions is the game type with every expansion, Base+MLP.
+	AllExpansions = WithMosquito | WithLadybug | WithPillbug
+	AllGameTypes  = 8 // game types are 0 .. AllGameTypes-1
 )
 
 // Has reports whether bug b is in play in games of this type.

@@ -9,6 +9,7 @@ import (
 
 // NewCmdRoot returns the hivebridge command with all its subcommands.
 func NewCmdRoot() *cobra.Command {
+	var backend backendFlags
 	root := &cobra.Command{
 		Use:   "hivebridge",
 		Short: "A bridge between Hive programs: UHP, Hub and Choose-Turn JSON, with a native engine",
@@ -19,9 +20,10 @@ output (the same as "hivebridge uhp"), answered by its native searcher.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUHP(cmd.Context(), uhp.Standard, cmd)
+			return runUHP(cmd, uhp.Standard, &backend)
 		},
 	}
+	backend.register(root)
 	root.PersistentFlags().String("log-level", "warn", "what to log on standard error: debug, info, warn, error or disabled")
 	root.AddCommand(NewCmdUHP(), NewCmdPerft())
 	return root

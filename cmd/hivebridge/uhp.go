@@ -5,30 +5,50 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
-	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hivebridge/hivebridge/ai"
-	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate"
 )
 
 // version is hivebridge's version, shown in the UHP id line.
 const version = "0.1.0"
 
+// backendFlags are the flags of every front-end command that choose and
+// set up its backend.
+type backendFlags struct {
+	spec    string
+	options []string
+}
+
+func (b *backendFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&b.spec, "backend", "native", `the engine that chooses the moves: native, "uhp:<program> [args...]", "hub:<program> [args...]" or hivejson://host:port`)
+	cmd.Flags().StringArrayVar(&b.options, "engine-option", nil, "set a backend option, Name=Value (repeatable); checked against the options the backend declares")
+}
+
+// open starts the backend.
+func (b *backendFlags) open(ctx context.Context, cmd *cobra.Command) (translate.Engine, error) {
+	return translate.Open(ctx, b.spec, translate.Config{Log: logger(cmd), EngineOptions: b.options})
+}
+
 // NewCmdUHP returns the uhp command: a UHP engine on standard input and
-// output, answered by the native searcher. The root command runs it too.
+// output, answered by the backend. The root command runs it too.
 func NewCmdUHP() *cobra.Command {
-	var dialect string
+	var (
+		dialect string
+		backend backendFlags
+	)
 	cmd := &cobra.Command{
-		Use:   "uhp [--dialect current|early]",
+		Use:   "uhp [--dialect current|early] [--backend SPEC]",
 		Short: "Speak UHP on standard input and output (the default)",
 		Long: `Speaks the Universal Hive Protocol on standard input and output, as a UHP
 engine: any UHP viewer can use hivebridge as it would use the reference engine.
-Moves are chosen by hivebridge's native searcher.
+Moves are chosen by the backend, hivebridge's native searcher by default; with
+--backend "uhp:<program> [args...]" hivebridge is a UHP proxy that checks every
+move both ways and answers validmoves from its own rules.
 
 With --dialect early, moves are written as in the protocol's early draft, with
 absolute cube positions (WS1[0,0,0], BS1[1,-1,0]), and the history command is
@@ -39,10 +59,11 @@ available.`,
 			if err != nil {
 				return err
 			}
-			return runUHP(cmd.Context(), d, cmd)
+			return runUHP(cmd, d, &backend)
 		},
 	}
 	cmd.Flags().StringVar(&dialect, "dialect", "current", "the protocol's dialect: current or early")
+	backend.register(cmd)
 	return cmd
 }
 
@@ -56,59 +77,28 @@ func parseDialect(s string) (uhp.Dialect, error) {
 	return 0, fmt.Errorf("unknown --dialect %q: want current or early", s)
 }
 
-// runUHP runs an engine session on the command's standard input and
-// output until input ends or an interrupt arrives.
-func runUHP(ctx context.Context, dialect uhp.Dialect, cmd *cobra.Command) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+// runUHP runs an engine session on the command's standard input and output
+// until input ends or an interrupt arrives.
+func runUHP(cmd *cobra.Command, dialect uhp.Dialect, backend *backendFlags) error {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	native := newNativeSearcher()
+	engine, err := backend.open(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer engine.Close()
+	info := engine.Info()
+	id := "hivebridge v" + version
+	if _, native := engine.(*translate.Native); !native {
+		id += " via " + info.ID
+	}
 	e := uhp.NewEngine(uhp.Config{
-		ID:       "hivebridge v" + version,
-		Searcher: native,
-		Options:  native.options(),
-		Dialect:  dialect,
-		Log:      logger(cmd).With().Str("session", "stdio").Logger(),
+		ID:         id,
+		Expansions: info.Expansions,
+		Searcher:   translate.Searcher(engine),
+		Options:    engine.Options(),
+		Dialect:    dialect,
+		Log:        logger(cmd).With().Str("session", "stdio").Logger(),
 	})
 	return e.Run(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
-}
-
-// nativeSearcher adapts the ai package's searcher to what a UHP session
-// needs, and declares its options.
-type nativeSearcher struct {
-	s       *ai.Searcher
-	threads int
-	hashMB  int
-}
-
-const defaultHashMB = 64
-
-func newNativeSearcher() *nativeSearcher {
-	return &nativeSearcher{s: ai.New(1, defaultHashMB), threads: 1, hashMB: defaultHashMB}
-}
-
-func (n *nativeSearcher) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
-	var progress func(ai.Info)
-	if report != nil {
-		progress = func(info ai.Info) { report(info.Move) }
-	}
-	info := n.s.Search(ctx, g, ai.Limits{Depth: limit.Depth, Time: limit.Time}, progress)
-	if info.Move == core.NoMove {
-		return core.NoMove, fmt.Errorf("The searcher found no move.")
-	}
-	return info.Move, nil
-}
-
-func (n *nativeSearcher) options() []*uhp.Option {
-	return []*uhp.Option{
-		{Name: "Threads", Type: uhp.IntOption, Default: "1", Min: "1", Max: strconv.Itoa(max(64, runtime.NumCPU())), Apply: func(v string) error {
-			t, _ := strconv.Atoi(v)
-			n.s.SetThreads(t)
-			return nil
-		}},
-		{Name: "HashMB", Type: uhp.IntOption, Default: strconv.Itoa(defaultHashMB), Min: "1", Max: "4096", Apply: func(v string) error {
-			mb, _ := strconv.Atoi(v)
-			n.s.SetHashMB(mb)
-			return nil
-		}},
-	}
 }

@@ -46,6 +46,10 @@ const (
 type Config struct {
 	// ID is the engine's name and version, the id line of info.
 	ID string
+	// Expansions are the expansion bugs the session can play (its
+	// searcher's): the capability line of info, and the game types
+	// newgame accepts. Zero means the base game only.
+	Expansions core.GameType
 	// Searcher chooses the moves of bestmove.
 	Searcher Searcher
 	// Options are the searcher's own options (Threads, HashMB, ...),
@@ -86,12 +90,16 @@ func NewEngine(cfg Config) *Engine {
 		return nil
 	}}
 	e.reportIntermediate = &Option{Name: "ReportIntermediateBestMoves", Type: BoolOption, Default: "False"}
-	e.options = append([]*Option{e.defaultTime, e.repetitionDraw, e.reportIntermediate}, cfg.Options...)
+	e.options = []*Option{e.defaultTime, e.repetitionDraw, e.reportIntermediate}
+	for _, o := range cfg.Options {
+		// The session's own options govern the game the viewer sees; a
+		// searcher's option of the same name stays the searcher's affair.
+		if _, err := e.findOption(o.Name); err != nil {
+			e.options = append(e.options, o)
+		}
+	}
 	return e
 }
-
-// Capabilities is the capability line of info: every expansion.
-const Capabilities = "Mosquito;Ladybug;Pillbug"
 
 // maxLine bounds the length of one command line; a GameString of the
 // longest real games is a few kilobytes.
@@ -242,8 +250,8 @@ func (e *Engine) info(args []string, w io.Writer) error {
 		return errInvalidCommand
 	}
 	writeLines(w, "id "+e.cfg.ID)
-	if e.cfg.Dialect == Standard {
-		writeLines(w, Capabilities)
+	if caps := FormatCapabilities(e.cfg.Expansions); caps != "" && e.cfg.Dialect == Standard {
+		writeLines(w, caps)
 	}
 	return nil
 }
@@ -327,6 +335,9 @@ func (e *Engine) newGame(args []string, w io.Writer) error {
 			return err
 		}
 		spellings = gs.Moves
+	}
+	if g.Type()&^e.cfg.Expansions != 0 {
+		return fmt.Errorf("This engine does not support %s games.", FormatGameType(g.Type()))
 	}
 	e.game, e.spellings = g, spellings
 	writeLines(w, e.gameString())

@@ -25,7 +25,7 @@ func (firstMove) BestMove(ctx context.Context, g *core.Game, _ uhp.Limit, report
 }
 
 func newTestEngine(dialect uhp.Dialect) *uhp.Engine {
-	return uhp.NewEngine(uhp.Config{ID: "test", Searcher: firstMove{}, Dialect: dialect, MaxPerftDepth: 2})
+	return uhp.NewEngine(uhp.Config{ID: "test", Expansions: core.AllExpansions, Searcher: firstMove{}, Dialect: dialect, MaxPerftDepth: 2})
 }
 
 // run feeds input to a new engine and returns what it printed.
@@ -91,7 +91,7 @@ func FuzzEngine(f *testing.F) {
 // their end at once expect.
 func TestEngineAnswersAfterInputCloses(t *testing.T) {
 	out := run(t, uhp.Standard, "newgame\nbestmove time 00:00:01")
-	want := "id test\n" + uhp.Capabilities + "\nok\nBase;NotStarted;White[1]\nok\nwS1\nok\n"
+	want := "id test\n" + "Mosquito;Ladybug;Pillbug" + "\nok\nBase;NotStarted;White[1]\nok\nwS1\nok\n"
 	if out != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
@@ -101,7 +101,7 @@ func TestEngineAnswersAfterInputCloses(t *testing.T) {
 // with one err line and the session goes on.
 func TestEngineLongLine(t *testing.T) {
 	out := run(t, uhp.Standard, "newgame "+strings.Repeat("x", 2<<20)+"\nnewgame\n")
-	want := "id test\n" + uhp.Capabilities + "\nok\nerr The command is longer than 1048576 bytes.\nok\nBase;NotStarted;White[1]\nok\n"
+	want := "id test\n" + "Mosquito;Ladybug;Pillbug" + "\nok\nerr The command is longer than 1048576 bytes.\nok\nBase;NotStarted;White[1]\nok\n"
 	if out != want {
 		t.Fatalf("got\n%.300s\nwant\n%s", out, want)
 	}

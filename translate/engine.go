@@ -1,0 +1,55 @@
+// Package translate connects front ends to backends: the Engine interface
+// that every backend satisfies (the native searcher, a UHP engine process,
+// and later Hub and Choose-Turn JSON engines), the registry that opens a
+// backend from its spec, and the supervision of engine processes.
+package translate
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// Engine is what a front-end session needs from a backend. The session
+// keeps the authoritative game and tells the engine about it; the engine
+// thinks about its own copy. Every method that may wait on another process
+// takes a context and returns when it ends.
+type Engine interface {
+	// Info describes the engine: its name and the expansions it plays.
+	Info() uhp.EngineInfo
+	// Options are the engine's own options; setting one applies it to
+	// the engine.
+	Options() []*uhp.Option
+	// NewGame makes the engine's game a copy of g, a new game or any
+	// position reached by play.
+	NewGame(ctx context.Context, g *core.Game) error
+	// Play plays a legal move of the engine's game.
+	Play(ctx context.Context, m core.Move) error
+	// Undo takes back the last n moves of the engine's game.
+	Undo(ctx context.Context, n int) error
+	// BestMove asks for a move of the engine's game within limit, calling
+	// report (if not nil) with each better move found on the way. The move
+	// returned is legal: a backend that answers anything else gives an
+	// error instead.
+	BestMove(ctx context.Context, limit uhp.Limit, report func(core.Move)) (core.Move, error)
+	// Close stops the engine and frees what it holds.
+	Close() error
+}
+
+// errNoGame is returned by an engine asked to play or think with no game.
+var errNoGame = errors.New("the engine has no game: NewGame comes first")
+
+// Searcher adapts an Engine to what a UHP engine session needs: each
+// search starts by handing the engine the session's current game.
+func Searcher(e Engine) uhp.Searcher { return searcher{e} }
+
+type searcher struct{ e Engine }
+
+func (s searcher) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
+	if err := s.e.NewGame(ctx, g); err != nil {
+		return core.NoMove, err
+	}
+	return s.e.BestMove(ctx, limit, report)
+}

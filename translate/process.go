@@ -1,0 +1,472 @@
+package translate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// UHPProcess is the Engine of a UHP engine program. It starts the program
+// (never through a shell) in a process group of its own, reads its
+// unprompted info answer and its options, and keeps it in step with the
+// session's game only when asked to think: the moves played since are sent
+// with play, moves taken back with undo, and anything else with newgame and
+// a whole GameString. Its moves are read in any spelling and checked
+// against the rules.
+//
+// Every exchange has a deadline. An engine that misses one is interrupted
+// (SIGINT, on which the reference engine stops searching and answers), and
+// if it still does not answer within the grace period its whole process
+// group is killed; an engine that hangs, dies or loses its way is started
+// again, its options set again, and its game sent again at the next search.
+// The caller gets an error each time and keeps its game.
+type UHPProcess struct {
+	program string
+	args    []string
+	cfg     Config
+	log     zerolog.Logger
+
+	mu       sync.Mutex // one exchange at a time
+	proc     *process
+	info     uhp.EngineInfo
+	options  []*uhp.Option
+	settings [][2]string // options set so far, replayed into a new process
+
+	want    *core.Game    // the session's game, as the engine should have it
+	have    []core.Move   // the moves of the engine's game, when inStep
+	haveFor core.GameType // the type of the engine's game, when inStep
+	inStep  bool
+}
+
+// process is one run of the engine program.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	client *uhp.Client
+	exited chan struct{} // closed once the program has exited
+}
+
+// StartUHP starts a UHP engine program and reads its info and options.
+func StartUHP(ctx context.Context, program string, args []string, cfg Config) (*UHPProcess, error) {
+	if cfg.Timeouts == (Timeouts{}) {
+		cfg.Timeouts = DefaultTimeouts()
+	}
+	p := &UHPProcess{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
+	if err := p.start(ctx); err != nil {
+		return nil, err
+	}
+	lines, err := p.exchange(ctx, "options", cfg.Timeouts.Command, nil)
+	if err != nil {
+		var engineErr *uhp.EngineError
+		if !errors.As(err, &engineErr) {
+			p.Close()
+			return nil, fmt.Errorf("engine %s: %v", program, err)
+		}
+		lines = nil // an engine without the options command has none
+	}
+	for _, line := range lines {
+		opt, err := uhp.ParseOption(line)
+		if err != nil {
+			p.log.Warn().Str("line", line).Msg("engine declared an option hivebridge cannot read; ignored")
+			continue
+		}
+		name := opt.Name
+		opt.Apply = func(v string) error { return p.setOption(name, v) }
+		p.options = append(p.options, opt)
+	}
+	return p, nil
+}
+
+// start runs the program and reads its unprompted info answer.
+func (p *UHPProcess) start(ctx context.Context) error {
+	cmd := exec.Command(p.program, p.args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("cannot start engine %s: %v", p.program, err)
+	}
+	proc := &process{cmd: cmd, stdin: stdin, client: uhp.NewClient(stdout, stdin), exited: make(chan struct{})}
+	log := p.cfg.Log.With().Str("engine", p.program).Int("pid", cmd.Process.Pid).Logger()
+	go drainStderr(stderr, log)
+	go func() {
+		err := cmd.Wait()
+		log.Debug().AnErr("status", err).Msg("engine exited")
+		close(proc.exited)
+	}()
+	p.proc = proc
+	wait, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Start)
+	defer cancel()
+	lines, err := proc.client.Await(wait, nil)
+	if err == nil {
+		p.info, err = uhp.ParseInfo(lines)
+	}
+	if err != nil {
+		p.kill()
+		return fmt.Errorf("engine %s did not start as a UHP engine (no info answer within %s): %v", p.program, p.cfg.Timeouts.Start, err)
+	}
+	p.log = p.cfg.Log.With().Str("engine", p.info.ID).Logger()
+	p.log.Info().Int("pid", cmd.Process.Pid).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Msg("engine started")
+	return nil
+}
+
+// stderrLinesPerSecond bounds how much of an engine's standard error is
+// logged: a flood is counted, not copied.
+const stderrLinesPerSecond = 50
+
+// drainStderr logs the engine's standard error, line by line, never mixing
+// it into protocol output, and keeps reading so a chatty engine never
+// blocks on a full pipe.
+func drainStderr(r io.Reader, log zerolog.Logger) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 64*1024)
+	window, logged, dropped := time.Now(), 0, 0
+	for sc.Scan() {
+		if now := time.Now(); now.Sub(window) >= time.Second {
+			if dropped > 0 {
+				log.Warn().Int("lines", dropped).Msg("engine standard error flooded; lines dropped")
+			}
+			window, logged, dropped = now, 0, 0
+		}
+		switch {
+		case logged < stderrLinesPerSecond:
+			log.Info().Str("stderr", sc.Text()).Msg("engine said")
+			logged++
+		case dropped == 0:
+			log.Warn().Int("per_second", stderrLinesPerSecond).Msg("engine standard error flooded; logging it in part")
+			dropped++
+		default:
+			dropped++
+		}
+	}
+	if dropped > 0 {
+		log.Warn().Int("lines", dropped).Msg("engine standard error flooded; lines dropped")
+	}
+}
+
+// signal sends sig to the engine's whole process group.
+func (p *UHPProcess) signal(sig syscall.Signal) {
+	if p.proc != nil && p.proc.cmd.Process != nil {
+		syscall.Kill(-p.proc.cmd.Process.Pid, sig)
+	}
+}
+
+// kill ends the engine's process group and waits for the program to exit.
+func (p *UHPProcess) kill() {
+	if p.proc == nil {
+		return
+	}
+	p.signal(syscall.SIGKILL)
+	p.proc.stdin.Close()
+	select {
+	case <-p.proc.exited:
+	case <-time.After(5 * time.Second):
+		p.log.Error().Msg("engine did not exit after SIGKILL")
+	}
+	p.proc = nil
+	p.inStep = false
+}
+
+// restart replaces a failed engine with a new run of the program and sets
+// its options again; its game is sent again at the next search.
+func (p *UHPProcess) restart(ctx context.Context, why string) error {
+	p.log.Warn().Str("why", why).Msg("restarting engine")
+	p.kill()
+	if err := p.start(ctx); err != nil {
+		return err
+	}
+	for _, s := range p.settings {
+		if _, err := p.exchangeOnce(ctx, "options set "+s[0]+" "+s[1], p.cfg.Timeouts.Command, nil); err != nil {
+			p.log.Warn().Err(err).Str("option", s[0]).Msg("engine refused an option after restart")
+		}
+	}
+	return nil
+}
+
+// exchange sends one command and returns its answer, starting the engine
+// again first if an earlier failure left none running.
+func (p *UHPProcess) exchange(ctx context.Context, command string, timeout time.Duration, each func(string)) ([]string, error) {
+	if p.proc == nil {
+		if err := p.restart(ctx, "the last run failed"); err != nil {
+			return nil, err
+		}
+	}
+	return p.exchangeOnce(ctx, command, timeout, each)
+}
+
+// exchangeOnce sends one command and awaits its answer within timeout.
+// A late engine is interrupted and given the grace period to answer, then
+// killed and started again; a dead one is started again.
+func (p *UHPProcess) exchangeOnce(ctx context.Context, command string, timeout time.Duration, each func(string)) ([]string, error) {
+	client := p.proc.client
+	if err := client.Send(command); err != nil {
+		p.restart(ctx, "cannot write to it: "+err.Error())
+		return nil, fmt.Errorf("engine %s exited before %q; restarted", p.info.ID, command)
+	}
+	wait, cancel := context.WithTimeout(ctx, timeout)
+	lines, err := client.Await(wait, each)
+	cancel()
+	switch {
+	case err == nil:
+		return lines, nil
+	case errors.Is(err, uhp.ErrEngineGone):
+		p.restart(ctx, "it exited")
+		return nil, fmt.Errorf("engine %s exited while answering %q; restarted", p.info.ID, command)
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		p.signal(syscall.SIGINT)
+		grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.cfg.Timeouts.Grace)
+		more, lateErr := client.Await(grace, each)
+		cancel()
+		if lateErr == nil {
+			p.log.Warn().Str("command", command).Msg("engine answered only when interrupted")
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return append(lines, more...), nil
+		}
+		p.restart(context.WithoutCancel(ctx), "no answer to "+command)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("engine %s did not answer %q within %s; restarted", p.info.ID, command, timeout)
+	}
+	return lines, err // an err or invalidmove line
+}
+
+// setOption sets one of the engine's options.
+func (p *UHPProcess) setOption(name, value string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, err := p.exchange(context.Background(), "options set "+name+" "+value, p.cfg.Timeouts.Command, nil); err != nil {
+		return err
+	}
+	for i := range p.settings {
+		if p.settings[i][0] == name {
+			p.settings[i][1] = value
+			return nil
+		}
+	}
+	p.settings = append(p.settings, [2]string{name, value})
+	return nil
+}
+
+// Info is what the engine said of itself.
+func (p *UHPProcess) Info() uhp.EngineInfo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.info
+}
+
+// Options are the options the engine declared.
+func (p *UHPProcess) Options() []*uhp.Option { return p.options }
+
+// NewGame sets the game the engine should have; it is sent at the next
+// search.
+func (p *UHPProcess) NewGame(_ context.Context, g *core.Game) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if g.Type()&^p.info.Expansions != 0 {
+		return fmt.Errorf("engine %s does not support %s games", p.info.ID, uhp.FormatGameType(g.Type()))
+	}
+	p.want = g.Clone()
+	return nil
+}
+
+// Play plays a move of the engine's game; it is sent at the next search.
+func (p *UHPProcess) Play(_ context.Context, m core.Move) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.want == nil {
+		return errNoGame
+	}
+	return p.want.PlayChecked(m)
+}
+
+// Undo takes back moves of the engine's game; sent at the next search.
+func (p *UHPProcess) Undo(_ context.Context, n int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.want == nil {
+		return errNoGame
+	}
+	if n < 0 || n > p.want.MovesPlayed() {
+		return errors.New("cannot undo more moves than were played")
+	}
+	for range n {
+		p.want.Undo()
+	}
+	return nil
+}
+
+// maxReplay is how many moves the engine is sent one by one to catch up
+// before a whole GameString is cheaper.
+const maxReplay = 4
+
+// sync brings the engine's game in step with the wanted one.
+func (p *UHPProcess) sync(ctx context.Context) error {
+	want := p.want.History()
+	if p.inStep && p.haveFor == p.want.Type() {
+		switch {
+		case isPrefix(p.have, want) && len(want)-len(p.have) <= maxReplay:
+			pos := p.want.Clone()
+			extra := want[len(p.have):]
+			for range extra {
+				pos.Undo()
+			}
+			for _, m := range extra {
+				if _, err := p.exchange(ctx, "play "+uhp.FormatMove(m, pos), p.cfg.Timeouts.Command, nil); err != nil {
+					p.inStep = false
+					return p.sendGame(ctx, err)
+				}
+				pos.Play(m)
+				p.have = append(p.have, m)
+			}
+			return nil
+		case isPrefix(want, p.have) && len(want) < len(p.have):
+			if _, err := p.exchange(ctx, "undo "+strconv.Itoa(len(p.have)-len(want)), p.cfg.Timeouts.Command, nil); err != nil {
+				p.inStep = false
+				return p.sendGame(ctx, err)
+			}
+			p.have = p.have[:len(want)]
+			return nil
+		}
+	}
+	return p.sendGame(ctx, nil)
+}
+
+// sendGame sends the whole wanted game with newgame. prior, if not nil, is
+// why a cheaper catch-up failed.
+func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
+	if prior != nil {
+		p.log.Warn().Err(prior).Msg("engine lost step; sending the whole game")
+	}
+	gs := uhp.Describe(p.want)
+	arg := gs.String()
+	if len(gs.Moves) == 0 {
+		arg = uhp.FormatGameType(gs.Type)
+	}
+	lines, err := p.exchange(ctx, "newgame "+arg, p.cfg.Timeouts.Command, nil)
+	if err != nil {
+		return fmt.Errorf("engine %s refused the game: %v", p.info.ID, err)
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("engine %s answered newgame with no GameString", p.info.ID)
+	}
+	got, err := uhp.ParseGameString(lines[len(lines)-1])
+	if err != nil || got.Type != gs.Type || len(got.Moves) != len(gs.Moves) {
+		return fmt.Errorf("engine %s answered newgame with %q, not the game it was sent", p.info.ID, lines[len(lines)-1])
+	}
+	p.have, p.haveFor, p.inStep = p.want.History(), gs.Type, true
+	return nil
+}
+
+func isPrefix(a, b []core.Move) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// FormatTime writes a bestmove time limit as hh:mm:ss, with a fraction of
+// a second (to the millisecond) only when there is one.
+func FormatTime(d time.Duration) string {
+	if d > 0 && d < time.Millisecond {
+		d = time.Millisecond
+	}
+	d = d.Round(time.Millisecond)
+	secs := (d % time.Minute).Seconds()
+	s := strconv.FormatFloat(secs, 'f', -1, 64)
+	if secs < 10 {
+		s = "0" + s
+	}
+	return fmt.Sprintf("%02d:%02d:%s", int(d/time.Hour), int(d%time.Hour/time.Minute), s)
+}
+
+// BestMove brings the engine in step and asks it for a move. Each move
+// line of its answer is read in the position, in any spelling; the last is
+// the answer, and the ones before are reported as intermediate best moves.
+func (p *UHPProcess) BestMove(ctx context.Context, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.want == nil {
+		return core.NoMove, errNoGame
+	}
+	if p.want.Over() {
+		return core.NoMove, errors.New("The game is over: there is no move to search.")
+	}
+	if err := p.sync(ctx); err != nil {
+		return core.NoMove, err
+	}
+	command, timeout := "bestmove depth "+strconv.Itoa(limit.Depth), p.cfg.Timeouts.Depth
+	if limit.Time > 0 || limit.Depth <= 0 {
+		command, timeout = "bestmove time "+FormatTime(limit.Time), limit.Time+p.cfg.Timeouts.Margin
+	}
+	var each func(string)
+	if report != nil {
+		each = func(line string) {
+			if m, err := uhp.ParseMove(line, p.want); err == nil && p.want.Legal(m) {
+				report(m)
+			}
+		}
+	}
+	lines, err := p.exchange(ctx, command, timeout, each)
+	if err != nil {
+		return core.NoMove, err
+	}
+	if len(lines) == 0 {
+		return core.NoMove, fmt.Errorf("engine %s answered %q with no move", p.info.ID, command)
+	}
+	text := lines[len(lines)-1]
+	m, err := uhp.ParseMove(text, p.want)
+	if err == nil {
+		err = p.want.CheckMove(m)
+	}
+	if err != nil {
+		return core.NoMove, fmt.Errorf("engine %s answered %q with %q, which is not a legal move: %v", p.info.ID, command, text, err)
+	}
+	return m, nil
+}
+
+// Close asks the engine to exit, then ends its process group.
+func (p *UHPProcess) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.proc == nil {
+		return nil
+	}
+	p.proc.client.Send("exit")
+	p.proc.stdin.Close()
+	select {
+	case <-p.proc.exited:
+	case <-time.After(p.cfg.Timeouts.Grace):
+	}
+	p.kill()
+	return nil
+}

@@ -1,0 +1,353 @@
+package translate_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate"
+)
+
+// syncBuffer is a log sink safe for the engine's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testTimeouts are short, so that hung fakes are noticed quickly.
+var testTimeouts = translate.Timeouts{
+	Start:   5 * time.Second,
+	Command: 2 * time.Second,
+	Margin:  300 * time.Millisecond,
+	Depth:   2 * time.Second,
+	Grace:   300 * time.Millisecond,
+}
+
+// startFake starts this test binary as a fake engine in the given mode,
+// and checks at the end of the test that none of its processes is left.
+func startFake(t *testing.T, mode string) (*translate.UHPProcess, *syncBuffer) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", mode)
+	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
+	logs := &syncBuffer{}
+	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: testTimeouts}
+	p, err := translate.StartUHP(context.Background(), os.Args[0], nil, cfg)
+	if err != nil {
+		t.Fatalf("StartUHP(%s): %v", mode, err)
+	}
+	t.Cleanup(func() {
+		p.Close()
+		checkNoProcessLeft(t, dir)
+	})
+	return p, logs
+}
+
+// checkNoProcessLeft fails if a fake engine started in dir still runs.
+func checkNoProcessLeft(t *testing.T, dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "pid-"))
+		if err != nil {
+			continue
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for syscall.Kill(pid, 0) == nil {
+			var status syscall.WaitStatus
+			syscall.Wait4(pid, &status, syscall.WNOHANG, nil) // reaped by its Cmd already, normally
+			if time.Now().After(deadline) {
+				t.Errorf("fake engine %d still running after Close", pid)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// loadGame returns a game from a GameString.
+func loadGame(t *testing.T, s string) *core.Game {
+	t.Helper()
+	gs, err := uhp.ParseGameString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gs.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// firstLegal returns the first legal move of g, which the fakes answer.
+func firstLegal(g *core.Game) core.Move {
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	return l.At(0)
+}
+
+const midgame = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-"
+
+// TestGoodEngineStaysInStep plays, undoes and jumps between positions and
+// checks that each search answers for the session's position (the fake
+// answers the first legal move of its own game, which differs from one
+// position to the next, so an engine out of step is caught).
+func TestGoodEngineStaysInStep(t *testing.T) {
+	p, _ := startFake(t, "good")
+	ctx := context.Background()
+	if info := p.Info(); info.ID != "fake good" || info.Expansions != core.AllExpansions {
+		t.Fatalf("Info = %+v", info)
+	}
+	g := loadGame(t, midgame)
+	if err := p.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil)
+		if err != nil {
+			t.Fatalf("%s: BestMove: %v", step, err)
+		}
+		if want := firstLegal(g); m != want {
+			t.Fatalf("%s: BestMove = %s, want %s (engine out of step)", step, uhp.FormatMove(m, g), uhp.FormatMove(want, g))
+		}
+	}
+	check("newgame")
+	for i := range 6 { // play: sent move by move
+		m := firstLegal(g)
+		g.Play(m)
+		if err := p.Play(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		check("play " + strconv.Itoa(i))
+	}
+	for range 3 { // undo
+		g.Undo()
+		if err := p.Undo(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("undo 3")
+	g = loadGame(t, "Base+L;InProgress;White[2];wS1;bL wS1/") // another game
+	if err := p.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	check("another game")
+}
+
+// TestMisbehavingEngines shows that each misbehaviour gives the caller a
+// clear error (or, for an engine that only needed an interrupt or was only
+// slow, the move), and that the next search works with the game intact.
+func TestMisbehavingEngines(t *testing.T) {
+	for _, tc := range []struct {
+		mode    string
+		wantErr string // "" when the move still arrives
+	}{
+		{"crash", "exited while answering"},
+		{"hang", "did not answer"},
+		{"sigint-exits", "did not answer"},
+		{"sigint-answers", ""},
+		{"garbage", `answered "bestmove time 00:00:00.1" with "banana split", which is not a legal move`},
+		{"illegal", `with "pass", which is not a legal move: You can't pass when you have valid moves.`},
+		{"slow", ""},
+		{"flood", ""},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			p, logs := startFake(t, tc.mode)
+			ctx := context.Background()
+			g := loadGame(t, midgame)
+			if err := p.NewGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			m, err := p.BestMove(ctx, uhp.Limit{Time: 100 * time.Millisecond}, nil)
+			took := time.Since(start)
+			if tc.wantErr == "" {
+				if err != nil || m != firstLegal(g) {
+					t.Fatalf("BestMove = %v, %v; want the move", m, err)
+				}
+			} else if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("BestMove error %v, want one containing %q", err, tc.wantErr)
+			}
+			// Bounded: the time, the margin, the grace, a restart.
+			if limit := 100*time.Millisecond + testTimeouts.Margin + testTimeouts.Grace + 3*time.Second; took > limit {
+				t.Errorf("BestMove took %v, more than %v", took, limit)
+			}
+			// The session goes on: the next search works on the same game.
+			g.Play(firstLegal(g))
+			if err := p.Play(ctx, firstLegal(loadGame(t, midgame))); err != nil {
+				t.Fatal(err)
+			}
+			if m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+				t.Fatalf("BestMove after recovery = %s, %v; want %s", uhp.FormatMove(m, g), err, uhp.FormatMove(firstLegal(g), g))
+			}
+			if tc.mode == "flood" && !strings.Contains(logs.String(), "flooded") {
+				t.Errorf("a flood of standard error was not reported in the log")
+			}
+			if strings.Contains(logs.String(), `"level":"error"`) {
+				t.Errorf("error in the log:\n%s", logs.String())
+			}
+		})
+	}
+}
+
+// TestEngineWithoutCapabilities plays the base game only.
+func TestEngineWithoutCapabilities(t *testing.T) {
+	p, _ := startFake(t, "nocaps")
+	if got := p.Info().Expansions; got != core.Base {
+		t.Fatalf("Expansions = %v, want none", got)
+	}
+	err := p.NewGame(context.Background(), core.NewGame(core.WithMosquito))
+	if err == nil || !strings.Contains(err.Error(), "does not support Base+M games") {
+		t.Fatalf("NewGame(Base+M) = %v, want a refusal", err)
+	}
+	if err := p.NewGame(context.Background(), core.NewGame(core.Base)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEngineWithoutInfo fails to start within the start timeout.
+func TestEngineWithoutInfo(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", "noinfo")
+	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
+	timeouts := testTimeouts
+	timeouts.Start = 300 * time.Millisecond
+	start := time.Now()
+	_, err := translate.StartUHP(context.Background(), os.Args[0], nil, translate.Config{Log: zerolog.Nop(), Timeouts: timeouts})
+	if err == nil || !strings.Contains(err.Error(), "did not start as a UHP engine") {
+		t.Fatalf("StartUHP = %v, want a start failure", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("start failure took %v", took)
+	}
+	checkNoProcessLeft(t, dir)
+}
+
+// TestEngineOptions checks --engine-option: names checked against what the
+// engine declares (failing fast with the valid names), values forwarded,
+// and set again after a restart.
+func TestEngineOptions(t *testing.T) {
+	p, _ := startFake(t, "native")
+	var names []string
+	for _, o := range p.Options() {
+		names = append(names, o.Name)
+	}
+	if got := strings.Join(names, ","); !strings.Contains(got, "Threads") || !strings.Contains(got, "HashMB") {
+		t.Fatalf("declared options %s, want Threads and HashMB among them", got)
+	}
+	err := translate.ApplyOptions(p, []string{"Hash=16"})
+	if err == nil || !strings.Contains(err.Error(), "valid names: ") || !strings.Contains(err.Error(), "HashMB") {
+		t.Fatalf("unknown option: %v, want the list of valid names", err)
+	}
+	if err := translate.ApplyOptions(p, []string{"HashMB=16", "threads=2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := translate.ApplyOptions(p, []string{"HashMB=banana"}); err == nil {
+		t.Fatal("a bad value was accepted")
+	}
+	if err := translate.ApplyOptions(p, []string{"HashMB"}); err == nil || !strings.Contains(err.Error(), "Name=Value") {
+		t.Fatalf("a setting without = : %v", err)
+	}
+}
+
+// TestCancelledSearch stops an engine's search when the caller gives up.
+func TestCancelledSearch(t *testing.T) {
+	p, _ := startFake(t, "hang")
+	g := loadGame(t, midgame)
+	p.NewGame(context.Background(), g)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := p.BestMove(ctx, uhp.Limit{Time: time.Hour}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("BestMove = %v, want the context's error", err)
+	}
+	if m, err := p.BestMove(context.Background(), uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+		t.Fatalf("BestMove after a cancelled one: %v, %v", m, err)
+	}
+}
+
+// TestSpecs checks the backend spec syntax.
+func TestSpecs(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want translate.Spec
+	}{
+		{"", translate.Spec{Kind: "native"}},
+		{"native", translate.Spec{Kind: "native"}},
+		{"uhp:mzinga", translate.Spec{Kind: "uhp", Program: "mzinga", Args: []string{}}},
+		{`uhp:hivebridge uhp --dialect early`, translate.Spec{Kind: "uhp", Program: "hivebridge", Args: []string{"uhp", "--dialect", "early"}}},
+		{`uhp:"/opt/my engine/bin" 'a b' c\ d "x\"y" ;rm`, translate.Spec{Kind: "uhp", Program: "/opt/my engine/bin", Args: []string{"a b", "c d", `x"y`, ";rm"}}},
+		{"hub:scan hub", translate.Spec{Kind: "hub", Program: "scan", Args: []string{"hub"}}},
+		{"hivejson://127.0.0.1:5000", translate.Spec{Kind: "hivejson", Address: "127.0.0.1:5000"}},
+	} {
+		got, err := translate.ParseSpec(tc.in)
+		if err != nil {
+			t.Errorf("ParseSpec(%q): %v", tc.in, err)
+			continue
+		}
+		if got.Kind != tc.want.Kind || got.Program != tc.want.Program || got.Address != tc.want.Address || strings.Join(got.Args, "|") != strings.Join(tc.want.Args, "|") {
+			t.Errorf("ParseSpec(%q) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+	for in, want := range map[string]string{
+		"uhp:":              "names no program",
+		"uhp:'unterminated": "unterminated ' quote",
+		`uhp:"unterminated`: `unterminated " quote`,
+		"telnet:host":       "unknown backend",
+		"hivejson://":       "want hivejson://host:port",
+		"hivejson://nohost": "want hivejson://host:port",
+	} {
+		if _, err := translate.ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSpec(%q) = %v, want an error containing %q", in, err, want)
+		}
+	}
+	for spec, want := range map[string]string{
+		"hub:scan":                 "Hub engines are not supported yet",
+		"hivejson://127.0.0.1:1":   "Choose-Turn JSON modules are not supported yet",
+		"uhp:/no/such/engine/here": "cannot start engine",
+	} {
+		if _, err := translate.Open(context.Background(), spec, translate.Config{Log: zerolog.Nop()}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Open(%q) = %v, want an error containing %q", spec, err, want)
+		}
+	}
+}
+
+func TestFormatTime(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		5 * time.Second:                           "00:00:05",
+		300 * time.Millisecond:                    "00:00:00.3",
+		time.Hour + 2*time.Minute + 3*time.Second: "01:02:03",
+		12500 * time.Millisecond:                  "00:00:12.5",
+		time.Nanosecond:                           "00:00:00.001",
+	} {
+		if got := translate.FormatTime(d); got != want {
+			t.Errorf("FormatTime(%v) = %q, want %q", d, got, want)
+		}
+		if back, err := uhp.ParseDuration(want); err != nil || (d >= time.Millisecond && back != d) {
+			t.Errorf("ParseDuration(%q) = %v, %v", want, back, err)
+		}
+	}
+}
