@@ -110,8 +110,16 @@ func (p *UHPProcess) start(ctx context.Context) error {
 	}
 	proc := &process{cmd: cmd, stdin: stdin, client: uhp.NewClient(stdout, stdin), exited: make(chan struct{})}
 	log := p.cfg.Log.With().Str("engine", p.program).Int("pid", cmd.Process.Pid).Logger()
-	go drainStderr(stderr, log)
+	stderrDone := make(chan struct{})
 	go func() {
+		drainStderr(stderr, log)
+		close(stderrDone)
+	}()
+	go func() {
+		// Wait closes the pipes, so it must come after both are read to
+		// their end, or the engine's last words would be lost.
+		<-proc.client.Ended()
+		<-stderrDone
 		err := cmd.Wait()
 		log.Debug().AnErr("status", err).Msg("engine exited")
 		close(proc.exited)
@@ -123,7 +131,11 @@ func (p *UHPProcess) start(ctx context.Context) error {
 	if err == nil {
 		p.info, err = uhp.ParseInfo(lines)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, uhp.ErrEngineGone):
+		p.kill()
+		return fmt.Errorf("engine %s exited before its info answer: it is not a UHP engine, or it failed to start", p.program)
+	case err != nil:
 		p.kill()
 		return fmt.Errorf("engine %s did not start as a UHP engine (no info answer within %s): %v", p.program, p.cfg.Timeouts.Start, err)
 	}

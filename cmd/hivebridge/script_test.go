@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -9,6 +10,10 @@ import (
 // TestMain lets the transcripts run hivebridge as a command in the test
 // binary itself, so they exercise the real main with no separate build.
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainVar) != "" {
+		main()
+		os.Exit(0)
+	}
 	testscript.Main(m, map[string]func(){"hivebridge": main})
 }
 

@@ -19,7 +19,8 @@ import (
 // answer abandoned at a deadline can still be awaited afterwards.
 type Client struct {
 	w     io.Writer
-	lines chan string // closed when the engine's output ends
+	lines chan string   // closed when the engine's output ends
+	ended chan struct{} // closed when the engine's output ends
 	mu    sync.Mutex
 	err   error // why the output ended
 }
@@ -27,7 +28,7 @@ type Client struct {
 // NewClient returns a client that writes commands to w and reads answers
 // from r, with a goroutine that reads r until it ends.
 func NewClient(r io.Reader, w io.Writer) *Client {
-	c := &Client{w: w, lines: make(chan string, 64)}
+	c := &Client{w: w, lines: make(chan string, 64), ended: make(chan struct{})}
 	go c.read(r)
 	return c
 }
@@ -46,7 +47,12 @@ func (c *Client) read(r io.Reader) {
 	c.err = err
 	c.mu.Unlock()
 	close(c.lines) // after every line read: Await sees them all first
+	close(c.ended)
 }
+
+// Ended is closed once the engine's output has ended and been read whole:
+// only then may the engine's process be waited for, which closes its pipes.
+func (c *Client) Ended() <-chan struct{} { return c.ended }
 
 // ErrEngineGone is returned once the engine's output has ended.
 var ErrEngineGone = errors.New("the engine's output ended")

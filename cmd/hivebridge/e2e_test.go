@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// runMainVar makes this test binary run hivebridge's main instead of the
+// tests, so that tests can start real hivebridge processes, and chains of
+// them, without building anything.
+const runMainVar = "HIVEBRIDGE_TEST_RUN_MAIN"
+
+// hivebridge starts this binary as hivebridge with args and returns a UHP
+// client on it, its info answer read.
+func hivebridge(t testing.TB, args ...string) *uhp.Client {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runMainVar+"=1")
+	cmd.Stderr = io.Discard
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("hivebridge %s exited with %v", strings.Join(args, " "), err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("hivebridge %s did not exit when its input closed", strings.Join(args, " "))
+		}
+	})
+	c := uhp.NewClient(stdout, stdin)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Await(ctx, nil); err != nil {
+		t.Fatalf("hivebridge %s: no info answer: %v", strings.Join(args, " "), err)
+	}
+	return c
+}
+
+// do sends a command and returns its answer, failing the test on an
+// error or a missing answer.
+func do(t testing.TB, c *uhp.Client, command string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lines, err := c.Do(ctx, command)
+	if err != nil {
+		t.Fatalf("%s: %v (answer %q)", command, err, lines)
+	}
+	return lines
+}
+
+// TestProxyWholeGames plays whole games through hivebridge proxying
+// hivebridge (hivebridge uhp --backend "uhp:hivebridge uhp"): every move the
+// proxy answers is checked against an independent copy of the game, as is
+// its validmoves answer and every GameString.
+func TestProxyWholeGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games")
+	}
+	proxy := hivebridge(t, "uhp", "--backend", "uhp:"+os.Args[0]+" uhp")
+	rng := rand.New(rand.NewPCG(4, 2))
+	for game := range 4 {
+		gt := core.GameType(rng.IntN(int(core.AllGameTypes)))
+		g := core.NewGame(gt)
+		do(t, proxy, "newgame "+uhp.FormatGameType(gt))
+		var l core.MoveList
+		for g.Ply() < 400 && !g.Over() {
+			var m core.Move
+			if g.Ply() < 4 { // a random opening, so the games differ
+				g.GenerateMoves(&l)
+				m = l.At(rng.IntN(l.Len()))
+			} else {
+				answer := do(t, proxy, "bestmove depth 2")
+				var err error
+				if m, err = uhp.ParseMove(answer[len(answer)-1], g); err != nil || g.CheckMove(m) != nil {
+					t.Fatalf("game %d ply %d: the proxy answered %q: %v %v", game, g.Ply(), answer, err, g.CheckMove(m))
+				}
+			}
+			if g.Ply()%17 == 5 {
+				g.GenerateMoves(&l)
+				want := make([]string, l.Len())
+				for i, vm := range l.Moves() {
+					want[i] = uhp.FormatMove(vm, g)
+				}
+				if got := do(t, proxy, "validmoves")[0]; got != strings.Join(want, ";") {
+					t.Fatalf("validmoves = %s\nwant %s", got, strings.Join(want, ";"))
+				}
+			}
+			text := uhp.FormatMove(m, g)
+			g.Play(m)
+			if got, want := do(t, proxy, "play "+text)[0], uhp.Describe(g).String(); got != want {
+				t.Fatalf("play %s answered %s, want %s", text, got, want)
+			}
+		}
+		t.Logf("game %d (%s): %d plies, %s", game, uhp.FormatGameType(gt), g.Ply(), uhp.StateOf(g))
+		if !g.Over() {
+			t.Errorf("game %d did not end in 400 plies", game)
+		}
+	}
+}
+
+// BenchmarkProxyOverhead measures what the proxy adds to a forwarded
+// command: bestmove depth 1 on a midgame position, sent to hivebridge
+// directly and through hivebridge proxying it, the median of each.
+func BenchmarkProxyOverhead(b *testing.B) {
+	const position = "newgame Base+MLP;InProgress;White[5];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-;wG1 /wA1;bB1 bA1\\"
+	direct := hivebridge(b, "uhp")
+	proxy := hivebridge(b, "uhp", "--backend", "uhp:"+os.Args[0]+" uhp")
+	median := func(c *uhp.Client) time.Duration {
+		do(b, c, position)
+		do(b, c, "bestmove depth 1") // the proxy's first search sends the game
+		times := make([]time.Duration, 0, 201)
+		for range 201 {
+			start := time.Now()
+			do(b, c, "bestmove depth 1")
+			times = append(times, time.Since(start))
+		}
+		slices.Sort(times)
+		return times[len(times)/2]
+	}
+	var d, p time.Duration
+	for b.Loop() {
+		d, p = median(direct), median(proxy)
+	}
+	b.ReportMetric(float64(d.Microseconds()), "µs/direct")
+	b.ReportMetric(float64(p.Microseconds()), "µs/proxied")
+	b.ReportMetric(float64((p - d).Microseconds()), "µs-added/cmd")
+}
