@@ -69,8 +69,10 @@ type Config struct {
 // own text; the moves it writes itself are spelled canonically.
 type Engine struct {
 	cfg       Config
-	game      *core.Game // nil until the first newgame
-	spellings []string   // the text of each move of game
+	game      *core.Game  // nil until the first newgame
+	spellings []string    // the text of each move of game
+	remote    *remoteGame // the viewer's side, in a remote game
+	forfeited *forfeit    // set once a player forfeits
 
 	defaultTime        *Option
 	repetitionDraw     *Option
@@ -216,17 +218,20 @@ func (e *Engine) dispatch(ctx context.Context, cmd string, args []string, w io.W
 	case "help":
 		return e.help(w)
 	case "newgame":
-		return e.newGame(args, w)
+		return e.newGame(ctx, args, w)
 	case "play":
 		if len(args) == 0 {
 			return errInvalidCommand
 		}
-		return e.play(strings.Join(args, " "), w)
+		if equalFold(args[0], "forfeit") {
+			return e.forfeit(strings.Join(args[1:], " "), w)
+		}
+		return e.play(ctx, strings.Join(args, " "), w)
 	case "pass":
 		if len(args) != 0 {
 			return errInvalidCommand
 		}
-		return e.play("pass", w)
+		return e.play(ctx, "pass", w)
 	case "validmoves":
 		return e.validMoves(w)
 	case "bestmove":
@@ -271,7 +276,7 @@ func (e *Engine) help(w io.Writer) error {
 
 // gameString writes the current GameString with the moves as spelled.
 func (e *Engine) gameString() string {
-	return GameString{Type: e.game.Type(), State: StateOf(e.game), Turn: TurnOf(e.game), Moves: e.spellings}.String()
+	return GameString{Type: e.game.Type(), State: e.state(), Turn: TurnOf(e.game), Moves: e.spellings}.String()
 }
 
 // readMove reads a move in the session's dialect.
@@ -302,7 +307,10 @@ func (e *Engine) writeMoves(moves []core.Move) []string {
 // newGame answers "newgame", "newgame GameTypeString" and
 // "newgame GameString"; a GameString's moves are all read and checked, and
 // a bad one leaves the current game as it was.
-func (e *Engine) newGame(args []string, w io.Writer) error {
+func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error {
+	if len(args) > 0 && equalFold(args[0], "remote") {
+		return e.newRemoteGame(ctx, args[1:], w)
+	}
 	opt := core.RepetitionDraw(e.repetitionDraw.Value() == "True")
 	var (
 		g         *core.Game
@@ -339,17 +347,18 @@ func (e *Engine) newGame(args []string, w io.Writer) error {
 	if g.Type()&^e.cfg.Expansions != 0 {
 		return fmt.Errorf("This engine does not support %s games.", FormatGameType(g.Type()))
 	}
-	e.game, e.spellings = g, spellings
+	e.game, e.spellings, e.remote, e.forfeited = g, spellings, nil, nil
 	writeLines(w, e.gameString())
 	return nil
 }
 
-// play answers "play MoveString" and "pass".
-func (e *Engine) play(text string, w io.Writer) error {
+// play answers "play MoveString" and "pass"; in a remote game the
+// opponent's reply follows.
+func (e *Engine) play(ctx context.Context, text string, w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
-	if e.game.Over() {
+	if e.over() {
 		return errGameOver
 	}
 	text = strings.Join(strings.Fields(text), " ")
@@ -368,6 +377,9 @@ func (e *Engine) play(text string, w io.Writer) error {
 	}
 	e.spellings = append(e.spellings, text)
 	writeLines(w, e.gameString())
+	if e.remote != nil && !e.over() {
+		return e.remoteReply(ctx, w)
+	}
 	return nil
 }
 
@@ -375,7 +387,7 @@ func (e *Engine) validMoves(w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
-	if e.game.Over() {
+	if e.over() {
 		return errGameOver
 	}
 	var l core.MoveList
@@ -432,7 +444,7 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 	if e.game == nil {
 		return errNoGame
 	}
-	if e.game.Over() {
+	if e.over() {
 		return errGameOver
 	}
 	limit, err := e.parseBestMoveLimit(args)
@@ -483,9 +495,13 @@ func (e *Engine) undo(args []string, w io.Writer) error {
 			return fmt.Errorf("Unable to undo %q moves: want a whole number.", args[0])
 		}
 	}
+	if e.remote != nil {
+		return errors.New("You can't undo moves in a remote game.")
+	}
 	if n < 1 || n > e.game.MovesPlayed() {
 		return fmt.Errorf("Unable to undo %d moves.", n)
 	}
+	e.forfeited = nil
 	for range n {
 		e.game.Undo()
 	}

@@ -3,6 +3,7 @@ package uhp_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,30 @@ func TestEngineKeepsGameOnError(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if got, want := lines[len(lines)-2], "Base;InProgress;White[2];WS1;bS1 wS1/"; got != want {
 		t.Fatalf("last GameString %q, want %q (viewer's spellings kept)\n%s", got, want, out)
+	}
+}
+
+// failing is a searcher that never finds a move.
+type failing struct{}
+
+func (failing) BestMove(context.Context, *core.Game, uhp.Limit, func(core.Move)) (core.Move, error) {
+	return core.NoMove, errors.New("engine crashed")
+}
+
+// TestRemoteOpponentFails checks that a backend that cannot reply in a
+// remote game forfeits it, and the session says so and goes on.
+func TestRemoteOpponentFails(t *testing.T) {
+	var out bytes.Buffer
+	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: failing{}})
+	err := e.Run(context.Background(), strings.NewReader("newgame remote\nplay wA1\nvalidmoves\nnewgame remote Black\n"), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "id test\nok\nBase;NotStarted;White[1]\nok\n" +
+		"Base;InProgress;Black[1];wA1\nBase;WhiteWins;Black[1];wA1\nerr The remote player could not move and forfeits: engine crashed\nok\n" +
+		"err The game is over. Try 'newgame' to start a new game.\nok\n" +
+		"Base;BlackWins;White[1]\nerr The remote player could not move and forfeits: engine crashed\nok\n"
+	if out.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
