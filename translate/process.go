@@ -205,6 +205,9 @@ func (p *UHPProcess) kill() {
 // its options again; its game is sent again at the next search.
 func (p *UHPProcess) restart(ctx context.Context, why string) error {
 	p.log.Warn().Str("why", why).Msg("restarting engine")
+	if p.cfg.OnRestart != nil {
+		p.cfg.OnRestart()
+	}
 	p.kill()
 	if err := p.start(ctx); err != nil {
 		return err

@@ -115,6 +115,9 @@ type Config struct {
 	// EngineOptions are "Name=Value" settings, checked against the options
 	// the backend declares and applied before it is used.
 	EngineOptions []string
+	// OnRestart, if set, is told each time an engine process is started
+	// again after a failure.
+	OnRestart func()
 }
 
 // Timeouts bound the waits on an engine process.

@@ -61,6 +61,14 @@ type Config struct {
 	// Log receives the session's diagnostics (never protocol lines); the
 	// zero value discards them.
 	Log zerolog.Logger
+	// Matchmaker, if set, pairs the viewers who start remote games; the
+	// backend plays when it finds nobody.
+	Matchmaker Matchmaker
+	// MaxLine bounds the length of a command line; zero means 1 MiB.
+	MaxLine int
+	// OnCommand, if set, is told of every command answered: its keyword,
+	// how long the answer took, and the error it reported, if any.
+	OnCommand func(command string, took time.Duration, err error)
 }
 
 // Engine answers a viewer in UHP: one command per line, each answer ending
@@ -103,14 +111,23 @@ func NewEngine(cfg Config) *Engine {
 	return e
 }
 
-// maxLine bounds the length of one command line; a GameString of the
-// longest real games is a few kilobytes.
+// maxLine bounds the length of one command line by default; a GameString
+// of the longest real games is a few kilobytes.
 const maxLine = 1 << 20
+
+// maxLineLen is the session's bound on the length of a command line.
+func (e *Engine) maxLineLen() int {
+	if e.cfg.MaxLine > 0 {
+		return e.cfg.MaxLine
+	}
+	return maxLine
+}
 
 // Run prints the info answer unprompted, as the reference engine does on
 // start, then answers each line of in on out until in ends (after
 // answering every command already read) or ctx is done.
 func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	defer e.Close()
 	w := bufio.NewWriter(out)
 	e.Handle(ctx, "info", w)
 	if err := w.Flush(); err != nil {
@@ -121,9 +138,9 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line, tooLong, err := readLine(r)
+		line, tooLong, err := readLine(r, e.maxLineLen())
 		if tooLong {
-			writeLines(w, "err The command is longer than "+strconv.Itoa(maxLine)+" bytes.", "ok")
+			writeLines(w, "err The command is longer than "+strconv.Itoa(e.maxLineLen())+" bytes.", "ok")
 		} else if line != "" || err == nil {
 			if quit := e.Handle(ctx, line, w); quit {
 				return w.Flush()
@@ -141,13 +158,13 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 }
 
-// readLine reads one line of any length, keeping at most maxLine bytes of
+// readLine reads one line of any length, keeping at most limit bytes of
 // it, and reports whether it was longer.
-func readLine(r *bufio.Reader) (line string, tooLong bool, err error) {
+func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error) {
 	var b strings.Builder
 	for {
 		chunk, isPrefix, err := r.ReadLine()
-		if b.Len()+len(chunk) > maxLine {
+		if b.Len()+len(chunk) > limit {
 			tooLong = true
 		} else {
 			b.Write(chunk)
@@ -195,7 +212,11 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 			writeLines(w, "err "+err.Error())
 		}
 	}
-	e.cfg.Log.Debug().Str("command", cmd).Dur("took", time.Since(start)).AnErr("refused", err).Msg("uhp command")
+	took := time.Since(start)
+	e.cfg.Log.Debug().Str("command", cmd).Dur("took", took).AnErr("refused", err).Msg("uhp command")
+	if e.cfg.OnCommand != nil {
+		e.cfg.OnCommand(cmd, took, err)
+	}
 	writeLines(w, "ok")
 	return false
 }
@@ -347,7 +368,8 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 	if g.Type()&^e.cfg.Expansions != 0 {
 		return fmt.Errorf("This engine does not support %s games.", FormatGameType(g.Type()))
 	}
-	e.game, e.spellings, e.remote, e.forfeited = g, spellings, nil, nil
+	e.leaveRemote("started a new game")
+	e.game, e.spellings, e.forfeited = g, spellings, nil
 	writeLines(w, e.gameString())
 	return nil
 }
@@ -377,8 +399,11 @@ func (e *Engine) play(ctx context.Context, text string, w io.Writer) error {
 	}
 	e.spellings = append(e.spellings, text)
 	writeLines(w, e.gameString())
-	if e.remote != nil && !e.over() {
-		return e.remoteReply(ctx, w)
+	if e.remote != nil {
+		e.remote.opponent.Moved(m)
+		if !e.over() {
+			return e.remoteReply(ctx, w)
+		}
 	}
 	return nil
 }

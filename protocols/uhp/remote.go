@@ -25,8 +25,35 @@ import (
 
 // remoteGame is the viewer's side of a remote game.
 type remoteGame struct {
-	viewer core.Color
+	viewer   core.Color
+	opponent Opponent
 }
+
+// Opponent is the other player of a remote game: the session's backend,
+// or a person the server paired the viewer with.
+type Opponent interface {
+	// BestMove waits for the opponent's move in the game.
+	Searcher
+	// Moved tells the opponent the viewer's move, once played (the last
+	// move of the game too, so that the opponent sees how it ended).
+	Moved(m core.Move)
+	// Leave tells the opponent that the viewer's side has left the game:
+	// a forfeit, a new game, or the end of the session.
+	Leave(reason string)
+}
+
+// Matchmaker finds a person to play a remote game against: it returns the
+// opponent and the viewer's colour (the one asked for when named is true,
+// either otherwise), or a nil Opponent when nobody came in time, and the
+// backend plays instead.
+type Matchmaker func(ctx context.Context, t core.GameType, want core.Color, named bool) (Opponent, core.Color, error)
+
+// backendOpponent is the backend as a remote opponent: it needs telling
+// nothing, since it is handed the whole game at each search.
+type backendOpponent struct{ Searcher }
+
+func (backendOpponent) Moved(core.Move) {}
+func (backendOpponent) Leave(string)    {}
 
 // forfeit records a player who gave up, and why.
 type forfeit struct {
@@ -54,13 +81,13 @@ func (e *Engine) over() bool { return e.forfeited != nil || e.game.Over() }
 // is). When the backend has White it moves at once, and the GameString
 // returned holds its move.
 func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) error {
-	t, viewer := core.Base, core.White
+	t, viewer, named := core.Base, core.White, false
 	for i, arg := range args {
 		switch {
 		case equalFold(arg, "White"):
-			viewer = core.White
+			viewer, named = core.White, true
 		case equalFold(arg, "Black"):
-			viewer = core.Black
+			viewer, named = core.Black, true
 		case i == 0:
 			var err error
 			if t, err = ParseGameType(arg); err != nil {
@@ -76,9 +103,20 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 	if e.cfg.Searcher == nil {
 		return errors.New("No searcher is configured to play against.")
 	}
+	e.leaveRemote("started a new game")
+	var opponent Opponent = backendOpponent{e.cfg.Searcher}
+	if e.cfg.Matchmaker != nil {
+		person, color, err := e.cfg.Matchmaker(ctx, t, viewer, named)
+		if err != nil {
+			return fmt.Errorf("Unable to start a remote game: %v.", err)
+		}
+		if person != nil {
+			opponent, viewer = person, color
+		}
+	}
 	e.game = core.NewGame(t, core.RepetitionDraw(e.repetitionDraw.Value() == "True"))
 	e.spellings, e.forfeited = nil, nil
-	e.remote = &remoteGame{viewer: viewer}
+	e.remote = &remoteGame{viewer: viewer, opponent: opponent}
 	if viewer == core.Black {
 		m, err := e.remoteMove(ctx)
 		if err != nil {
@@ -92,16 +130,21 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 	return nil
 }
 
-// remoteMove asks the backend for its move, within the DefaultBestMoveTime
-// option's time, and asks once more if the first answer fails (a backend
-// that crashed has been started again by then).
+// remoteMove asks the opponent for its move: a backend within the
+// DefaultBestMoveTime option's time, asked once more if the first answer
+// fails (a backend that crashed has been started again by then); a person
+// as long as the server lets them think.
 func (e *Engine) remoteMove(ctx context.Context) (core.Move, error) {
 	secs, _ := strconv.ParseFloat(e.defaultTime.Value(), 64)
 	limit := Limit{Time: time.Duration(secs * float64(time.Second))}
+	tries := 1
+	if _, backend := e.remote.opponent.(backendOpponent); backend {
+		tries = 2
+	}
 	var err error
-	for range 2 {
+	for range tries {
 		var m core.Move
-		if m, err = e.cfg.Searcher.BestMove(ctx, e.game, limit, nil); err == nil {
+		if m, err = e.remote.opponent.BestMove(ctx, e.game, limit, nil); err == nil {
 			if err = e.game.CheckMove(m); err == nil {
 				return m, nil
 			}
@@ -113,6 +156,18 @@ func (e *Engine) remoteMove(ctx context.Context) (core.Move, error) {
 	}
 	return core.NoMove, err
 }
+
+// leaveRemote ends the session's part in a remote game, if it has one.
+func (e *Engine) leaveRemote(reason string) {
+	if e.remote != nil {
+		e.remote.opponent.Leave(reason)
+		e.remote = nil
+	}
+}
+
+// Close leaves a remote game in progress, so that a person playing the
+// session's viewer learns that the viewer is gone.
+func (e *Engine) Close() { e.leaveRemote("left the session") }
 
 // playRemote plays the backend's move, spelled canonically.
 func (e *Engine) playRemote(m core.Move) string {
@@ -146,6 +201,9 @@ func (e *Engine) forfeit(reason string, w io.Writer) error {
 	}
 	e.forfeited = &forfeit{loser: e.game.ToMove(), reason: reason}
 	e.cfg.Log.Info().Str("loser", e.game.ToMove().String()).Str("reason", reason).Msg("forfeit")
+	if e.remote != nil {
+		e.remote.opponent.Leave("forfeited: " + reason)
+	}
 	writeLines(w, e.gameString())
 	return nil
 }

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate"
+)
+
+// serveConfig holds the flags of hivebridge serve.
+type serveConfig struct {
+	uhpAddr, hubAddr, jsonAddr, httpAddr string
+	backend                              backendFlags
+	tokenFile                            string
+	origins                              []string
+	maxSessions                          int
+	maxLine                              int
+	idle                                 time.Duration
+	poolLimit, poolQueue                 int
+	poolWait                             time.Duration
+	pairViewers                          bool
+	pairWait, moveWait                   time.Duration
+	grace                                time.Duration
+}
+
+// NewCmdServe returns the serve command: the daemon.
+func NewCmdServe() *cobra.Command {
+	var cfg serveConfig
+	cmd := &cobra.Command{
+		Use:   "serve [--uhp ADDR] [--http ADDR] [--backend SPEC] ...",
+		Short: "Serve many sessions at once over TCP and WebSocket",
+		Long: `Runs hivebridge as a daemon: many sessions at once, each with its own game.
+
+  --uhp ADDR    UHP over TCP, one session per connection, one command per line
+  --http ADDR   UHP over WebSocket at /uhp (one command per text message, the
+                whole answer up to ok in one message), /healthz and /metrics
+
+Every listener binds the loopback address unless ADDR names another (":7777"
+alone means 127.0.0.1:7777; write 0.0.0.0:7777 to listen on every address).
+With --token-file, every client must present the token: a WebSocket client as
+"Authorization: Bearer TOKEN" (or ?token=TOKEN), a TCP client as its first
+line, "auth TOKEN".
+
+Sessions share the backend's engines through a pool of --pool-size engines; a
+search waits for a free one in a queue of --pool-queue, for --pool-wait at
+most. SIGTERM or SIGINT stops accepting, lets the commands in progress finish
+for --grace, closes every session and stops every engine, then exits 0.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runServer(ctx, cmd, cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.uhpAddr, "uhp", "", "serve UHP over TCP on this address")
+	f.StringVar(&cfg.hubAddr, "hub", "", "serve Hub over TCP on this address")
+	f.StringVar(&cfg.jsonAddr, "hivejson", "", "serve the Choose-Turn JSON protocol on this address")
+	f.StringVar(&cfg.httpAddr, "http", "", "serve WebSocket (/uhp), /healthz and /metrics on this address")
+	cfg.backend.register(cmd)
+	f.StringVar(&cfg.tokenFile, "token-file", "", "require the bearer token in this file on every listener")
+	f.StringSliceVar(&cfg.origins, "allow-origin", nil, "WebSocket Origins allowed besides the server's own host (repeatable)")
+	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most sessions at once; more are refused with an error")
+	f.IntVar(&cfg.maxLine, "max-line", 64*1024, "the longest command line or WebSocket message, in bytes")
+	f.DurationVar(&cfg.idle, "idle-timeout", 10*time.Minute, "close a session that sends nothing for this long")
+	f.IntVar(&cfg.poolLimit, "pool-size", runtime.NumCPU(), "the most backend engines at once")
+	f.IntVar(&cfg.poolQueue, "pool-queue", 4096, "the most searches waiting for an engine")
+	f.DurationVar(&cfg.poolWait, "pool-wait", 30*time.Second, "how long a search may wait for an engine")
+	f.BoolVar(&cfg.pairViewers, "pair-viewers", false, "pair the viewers who start remote games (newgame remote) to play each other")
+	f.DurationVar(&cfg.pairWait, "pair-wait", 30*time.Second, "how long a remote game waits for a partner before the backend plays")
+	f.DurationVar(&cfg.moveWait, "move-wait", 15*time.Minute, "how long a paired player may think before forfeiting")
+	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long commands in progress may run on at shutdown")
+	return cmd
+}
+
+// loopback makes an address without a host bind the loopback interface.
+func loopback(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && host == "" {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
+}
+
+// server is the daemon: its listeners, its sessions and the engines they
+// share.
+type server struct {
+	cfg        serveConfig
+	log        zerolog.Logger
+	token      string
+	pool       *translate.Pool
+	expansions core.GameType
+	pairing    *translate.Pairing
+	metrics    *metrics
+
+	sessions atomic.Int64 // open sessions
+	nextID   atomic.Uint64
+	draining atomic.Bool
+	active   sync.WaitGroup // session goroutines
+	connsMu  sync.Mutex
+	conns    map[*sessionConn]struct{}
+	hardStop context.Context // cancelled when the grace period ends
+	cancel   context.CancelFunc
+}
+
+// sessionConn is what shutdown needs of a live connection.
+type sessionConn struct {
+	interrupt func() // make its pending read return at once
+	close     func() // close it outright
+}
+
+func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
+	if cfg.uhpAddr == "" && cfg.httpAddr == "" && cfg.hubAddr == "" && cfg.jsonAddr == "" {
+		return errors.New("serve needs at least one listener: --uhp, --http, --hub or --hivejson")
+	}
+	if cfg.hubAddr != "" {
+		return errors.New("--hub: the Hub front end is not available yet (planned: the Hub issue)")
+	}
+	if cfg.jsonAddr != "" {
+		return errors.New("--hivejson: the Choose-Turn JSON front end is not available yet (planned: the JSON issue)")
+	}
+	s := &server{cfg: cfg, log: logger(cmd), conns: map[*sessionConn]struct{}{}, metrics: newMetrics()}
+	if cfg.tokenFile != "" {
+		b, err := os.ReadFile(cfg.tokenFile)
+		if err != nil {
+			return fmt.Errorf("--token-file: %v", err)
+		}
+		if s.token = strings.TrimSpace(string(b)); s.token == "" {
+			return fmt.Errorf("--token-file %s is empty", cfg.tokenFile)
+		}
+	}
+	engineCfg := translate.Config{Log: s.log, EngineOptions: cfg.backend.options, OnRestart: s.metrics.engineRestarts.Inc}
+	open := func(ctx context.Context) (translate.Engine, error) {
+		return translate.Open(ctx, cfg.backend.spec, engineCfg)
+	}
+	first, err := open(ctx) // fails fast on a bad backend or option
+	if err != nil {
+		return err
+	}
+	s.expansions = first.Info().Expansions
+	s.pool = translate.NewPool(open, translate.PoolConfig{Limit: cfg.poolLimit, Queue: cfg.poolQueue, Wait: cfg.poolWait})
+	s.pool.Add(first)
+	if cfg.pairViewers {
+		s.pairing = translate.NewPairing(cfg.pairWait, cfg.moveWait)
+	}
+	s.hardStop, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	defer s.cancel()
+
+	var (
+		listeners []net.Listener
+		httpSrv   *http.Server
+		serveErr  = make(chan error, 2)
+	)
+	if cfg.uhpAddr != "" {
+		l, err := net.Listen("tcp", loopback(cfg.uhpAddr))
+		if err != nil {
+			return err
+		}
+		listeners = append(listeners, l)
+		s.log.Info().Str("addr", l.Addr().String()).Msg("serving UHP over TCP")
+		fmt.Fprintf(cmd.OutOrStdout(), "uhp listening on %s\n", l.Addr())
+		go func() { serveErr <- s.acceptTCP(l) }()
+	}
+	if cfg.httpAddr != "" {
+		l, err := net.Listen("tcp", loopback(cfg.httpAddr))
+		if err != nil {
+			return err
+		}
+		httpSrv = &http.Server{Handler: s.httpHandler(), ReadHeaderTimeout: 10 * time.Second}
+		s.log.Info().Str("addr", l.Addr().String()).Msg("serving HTTP and WebSocket")
+		fmt.Fprintf(cmd.OutOrStdout(), "http listening on %s\n", l.Addr())
+		go func() {
+			if err := httpSrv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+				serveErr <- err
+			}
+		}()
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		if err != nil && !s.draining.Load() {
+			s.log.Error().Err(err).Msg("listener failed")
+		}
+	}
+	s.shutdown(listeners, httpSrv)
+	return nil
+}
+
+// shutdown stops accepting, lets commands in progress finish for the grace
+// period, closes every session and stops every engine.
+func (s *server) shutdown(listeners []net.Listener, httpSrv *http.Server) {
+	s.log.Info().Dur("grace", s.cfg.grace).Msg("shutting down")
+	s.draining.Store(true)
+	for _, l := range listeners {
+		l.Close()
+	}
+	if httpSrv != nil {
+		httpSrv.SetKeepAlivesEnabled(false)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		httpSrv.Shutdown(ctx) // hijacked WebSocket connections are ours to close
+		cancel()
+	}
+	s.connsMu.Lock()
+	for c := range s.conns {
+		c.interrupt() // a session waiting for a command ends now
+	}
+	s.connsMu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.active.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(s.cfg.grace):
+		s.log.Warn().Msg("grace period over: cancelling the searches still running")
+		s.cancel()
+		s.connsMu.Lock()
+		for c := range s.conns {
+			c.close()
+		}
+		s.connsMu.Unlock()
+		<-done
+	}
+	s.pool.Close(time.Second)
+	s.log.Info().Msg("stopped")
+}
+
+// track registers a live connection for shutdown; the returned func
+// forgets it.
+func (s *server) track(c *sessionConn) func() {
+	s.connsMu.Lock()
+	s.conns[c] = struct{}{}
+	s.connsMu.Unlock()
+	return func() {
+		s.connsMu.Lock()
+		delete(s.conns, c)
+		s.connsMu.Unlock()
+	}
+}
+
+// admit takes a session slot, or says why not.
+func (s *server) admit() error {
+	if s.draining.Load() {
+		return errors.New("The server is shutting down.")
+	}
+	if n := s.sessions.Add(1); n > int64(s.cfg.maxSessions) {
+		s.sessions.Add(-1)
+		s.metrics.refused.WithLabelValues("max_sessions").Inc()
+		return fmt.Errorf("The server has reached its limit of %d sessions; try again later.", s.cfg.maxSessions)
+	}
+	return nil
+}
+
+// newSession returns a UHP session for one connection.
+func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
+	id := s.nextID.Add(1)
+	log := s.log.With().Uint64("session", id).Str("protocol", protocol).Logger()
+	cfg := uhp.Config{
+		ID:         "hivebridge v" + version,
+		Expansions: s.expansions,
+		Searcher:   s.pool.Searcher(),
+		Log:        log,
+		MaxLine:    s.cfg.maxLine,
+		OnCommand: func(command string, took time.Duration, err error) {
+			s.metrics.commands.WithLabelValues(protocol, command).Inc()
+			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())
+		},
+	}
+	if s.pairing != nil {
+		cfg.Matchmaker = s.pairing.Match
+	}
+	return uhp.NewEngine(cfg), log
+}

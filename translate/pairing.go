@@ -1,0 +1,138 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// Pairing matches the viewers who start remote games, two by two, so that
+// people play each other through the server: each viewer's play returns the
+// other's reply, as in the remote-play proposal. A viewer who finds nobody
+// within the wait plays the backend instead.
+type Pairing struct {
+	wait     time.Duration // how long a viewer waits for a partner
+	moveWait time.Duration // how long a player may think
+
+	mu    sync.Mutex
+	queue []*request
+}
+
+// request is a viewer waiting for a partner.
+type request struct {
+	gameType core.GameType
+	color    core.Color
+	named    bool
+	matched  chan *seat // receives the viewer's seat once paired
+}
+
+// NewPairing returns a matchmaker whose viewers wait up to wait for a
+// partner, and whose players may think up to moveWait per move.
+func NewPairing(wait, moveWait time.Duration) *Pairing {
+	return &Pairing{wait: wait, moveWait: moveWait}
+}
+
+// table is one game between two people.
+type table struct {
+	once   sync.Once
+	left   chan struct{} // closed when either player leaves
+	reason string
+}
+
+func (t *table) leave(who core.Color, reason string) {
+	t.once.Do(func() {
+		t.reason = who.String() + " " + reason
+		close(t.left)
+	})
+}
+
+// seat is one player's side of a table: its opponent's moves arrive in
+// inbox, its own go to the other seat's inbox.
+type seat struct {
+	table    *table
+	color    core.Color
+	inbox    chan core.Move
+	other    *seat
+	moveWait time.Duration
+}
+
+// Match implements uhp.Matchmaker.
+func (p *Pairing) Match(ctx context.Context, t core.GameType, want core.Color, named bool) (uhp.Opponent, core.Color, error) {
+	p.mu.Lock()
+	for i, r := range p.queue {
+		if r.gameType != t || (named && r.named && r.color == want) {
+			continue
+		}
+		p.queue = append(p.queue[:i], p.queue[i+1:]...)
+		p.mu.Unlock()
+		color := r.color.Other()
+		tab := &table{left: make(chan struct{})}
+		mine := &seat{table: tab, color: color, inbox: make(chan core.Move, 1), moveWait: p.moveWait}
+		theirs := &seat{table: tab, color: r.color, inbox: make(chan core.Move, 1), moveWait: p.moveWait}
+		mine.other, theirs.other = theirs, mine
+		r.matched <- theirs
+		return mine, color, nil
+	}
+	r := &request{gameType: t, color: want, named: named, matched: make(chan *seat, 1)}
+	p.queue = append(p.queue, r)
+	p.mu.Unlock()
+
+	timer := time.NewTimer(p.wait)
+	defer timer.Stop()
+	select {
+	case s := <-r.matched:
+		return s, s.color, nil
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, q := range p.queue {
+		if q == r {
+			p.queue = append(p.queue[:i], p.queue[i+1:]...)
+			if ctx.Err() != nil {
+				return nil, want, ctx.Err()
+			}
+			return nil, want, nil // nobody came: the backend plays
+		}
+	}
+	s := <-r.matched // paired just as the wait ended
+	return s, s.color, nil
+}
+
+// BestMove waits for the other player's move.
+func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ uhp.Limit, _ func(core.Move)) (core.Move, error) {
+	timer := time.NewTimer(s.moveWait)
+	defer timer.Stop()
+	select {
+	case m := <-s.inbox:
+		return m, nil
+	case <-s.table.left:
+		select {
+		case m := <-s.inbox: // their last move came before they left
+			return m, nil
+		default:
+		}
+		return core.NoMove, errors.New(s.table.reason)
+	case <-timer.C:
+		return core.NoMove, fmt.Errorf("%s did not move within %s", s.color.Other(), s.moveWait)
+	case <-ctx.Done():
+		return core.NoMove, ctx.Err()
+	}
+}
+
+// Moved passes this player's move to the other.
+func (s *seat) Moved(m core.Move) {
+	select {
+	case s.other.inbox <- m:
+	default: // the other has not taken the last one: it has left
+	}
+}
+
+// Leave ends the table for both players.
+func (s *seat) Leave(reason string) { s.table.leave(s.color, reason) }

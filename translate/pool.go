@@ -1,0 +1,205 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// Pool shares a limited number of engines among many sessions: a session
+// borrows one for the length of a search and gives it back, since a UHP
+// engine is brought in step with whatever game it is asked about. When all
+// are busy, a search waits in a bounded queue, and only up to a deadline;
+// every refusal is an error that says why.
+type Pool struct {
+	open  func(context.Context) (Engine, error)
+	limit int           // engines at most
+	queue int           // searches waiting at most
+	wait  time.Duration // how long one may wait
+
+	mu      sync.Mutex
+	idle    []Engine
+	opened  int // engines opened and not closed
+	waiting int
+	freed   chan struct{} // signalled when an engine comes back
+	closed  bool
+	busy    sync.WaitGroup // borrowed engines
+}
+
+// PoolConfig sizes a Pool.
+type PoolConfig struct {
+	Limit int           // engines at most (at least 1)
+	Queue int           // searches that may wait when all are busy
+	Wait  time.Duration // how long a search may wait for an engine
+}
+
+// NewPool returns a pool of engines made by open.
+func NewPool(open func(context.Context) (Engine, error), cfg PoolConfig) *Pool {
+	return &Pool{open: open, limit: max(cfg.Limit, 1), queue: cfg.Queue, wait: cfg.Wait, freed: make(chan struct{}, 1)}
+}
+
+// ErrPoolClosed is returned once the pool has been closed.
+var ErrPoolClosed = errors.New("the server is shutting down")
+
+// Acquire borrows an engine, opening one if the limit allows, else
+// waiting for one to come back.
+func (p *Pool) Acquire(ctx context.Context) (Engine, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrPoolClosed
+	}
+	if n := len(p.idle); n > 0 {
+		e := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.busy.Add(1)
+		p.mu.Unlock()
+		return e, nil
+	}
+	if p.opened < p.limit {
+		p.opened++
+		p.busy.Add(1)
+		p.mu.Unlock()
+		e, err := p.open(ctx)
+		if err != nil {
+			p.mu.Lock()
+			p.opened--
+			p.mu.Unlock()
+			p.busy.Done()
+			return nil, err
+		}
+		return e, nil
+	}
+	if p.waiting >= p.queue {
+		p.mu.Unlock()
+		return nil, fmt.Errorf("all %d engines are busy and %d searches already wait for one; try again later", p.limit, p.queue)
+	}
+	p.waiting++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.waiting--
+		p.mu.Unlock()
+	}()
+	timer := time.NewTimer(p.wait)
+	defer timer.Stop()
+	for {
+		select {
+		case <-p.freed:
+		case <-timer.C:
+			return nil, fmt.Errorf("no engine came free within %s (all %d are busy); try again later", p.wait, p.limit)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, ErrPoolClosed
+		}
+		if n := len(p.idle); n > 0 {
+			e := p.idle[n-1]
+			p.idle = p.idle[:n-1]
+			p.busy.Add(1)
+			more := len(p.idle) > 0
+			p.mu.Unlock()
+			if more {
+				p.signal()
+			}
+			return e, nil
+		}
+		p.mu.Unlock()
+	}
+}
+
+// signal wakes one waiting search, if any.
+func (p *Pool) signal() {
+	select {
+	case p.freed <- struct{}{}:
+	default:
+	}
+}
+
+// Add puts an engine opened elsewhere into the pool, idle; the pool then
+// owns it. A server opens its first engine itself to fail fast on a bad
+// backend, then hands it over.
+func (p *Pool) Add(e Engine) {
+	p.mu.Lock()
+	p.opened++
+	p.idle = append(p.idle, e)
+	p.mu.Unlock()
+	p.signal()
+}
+
+// Release gives an engine back. An engine whose search failed is closed
+// rather than kept, in case it is broken beyond its own recovery.
+func (p *Pool) Release(e Engine, failed bool) {
+	p.mu.Lock()
+	if p.closed || failed {
+		p.opened--
+		p.mu.Unlock()
+		e.Close()
+		p.busy.Done()
+		p.signal()
+		return
+	}
+	p.idle = append(p.idle, e)
+	p.mu.Unlock()
+	p.busy.Done()
+	p.signal()
+}
+
+// Close waits for the borrowed engines to come back, up to grace, then
+// closes every engine; later Acquires fail.
+func (p *Pool) Close(grace time.Duration) {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		p.busy.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(grace):
+	}
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, e := range idle {
+		e.Close()
+	}
+}
+
+// Stats reports the engines open, idle and the searches waiting.
+func (p *Pool) Stats() (open, idle, waiting int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.opened, len(p.idle), p.waiting
+}
+
+// Searcher returns a searcher for one session that borrows an engine from
+// the pool for each search.
+func (p *Pool) Searcher() uhp.Searcher { return pooled{p} }
+
+type pooled struct{ p *Pool }
+
+func (s pooled) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
+	e, err := s.p.Acquire(ctx)
+	if err != nil {
+		return core.NoMove, err
+	}
+	if err := e.NewGame(ctx, g); err != nil {
+		s.p.Release(e, false)
+		return core.NoMove, err
+	}
+	m, err := e.BestMove(ctx, limit, report)
+	s.p.Release(e, err != nil && ctx.Err() == nil)
+	return m, err
+}
