@@ -30,6 +30,9 @@ const (
 	// historyCells folds a cell into the history table; core's cells all
 	// fit, and a collision would only blur the ordering.
 	historyCells = 1024
+	// historyAgeNodes is the size of search after which the history
+	// table is aged (see reset).
+	historyAgeNodes = 1 << 16
 )
 
 // Marks of the cells around the two Queens, used by the move ordering.
@@ -75,9 +78,13 @@ func (w *worker) reset(g *core.Game, sh *shared) {
 	for i := range w.killers {
 		w.killers[i] = [2]core.Move{core.NoMove, core.NoMove}
 	}
-	for p := range w.history {
-		for c := range w.history[p] {
-			w.history[p][c] /= 2
+	// Halving the whole table costs more than a shallow search, and a
+	// shallow search taught it little: age it only after a deep one.
+	if w.nodes >= historyAgeNodes {
+		for p := range w.history {
+			for c := range w.history[p] {
+				w.history[p][c] /= 2
+			}
 		}
 	}
 	w.nodes, w.flushed, w.nextPoll = 0, 0, pollInterval
