@@ -1,0 +1,147 @@
+package hub_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/hub"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// lineSeeds returns lines of every shape the spec and the dialect show,
+// and malformed ones the lexer must reject.
+func lineSeeds() []string {
+	return []string{
+		"", " ", "ping", "ping\r\n", "go think", "level infinite", "level moves=9 time=291.587",
+		`id name=Scan version=3.1 author="Fabien Letouzey" country=France`,
+		`param name=variant value=Base type=enum values="Base Base+M Base+L Base+P Base+ML Base+MP Base+LP Base+MLP"`,
+		`pos variant=Base+MLP moves="wS1;bG1 -wS1;wA1 wS1/"`,
+		`pos game="Base+MLP;InProgress;White[3];wS1;bG1 -wS1;wA1 wS1/"`,
+		`info depth=21 mean-depth=20.8 score=-0.01 nodes=31261613 time=3.906 nps=8.0 pv="32-28 17-22"`,
+		`done move="bG1 -wS1" ponder=wS1`, `error message="..."`, `x a=""`, `x a = b`, `x a="b\" c`,
+		`x a="`, `x a="b"c`, `x a=b"c"`, `x a=b=c`, `x =b`, `"go"`, "x a=\"b\nc\"", "x a=b\x00", "x\x01", "x é=ü\xff",
+	}
+}
+
+func FuzzParseLine(f *testing.F) {
+	for _, s := range lineSeeds() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := hub.Parse(s)
+		if err != nil {
+			if errors.Is(err, hub.ErrEmptyLine) {
+				if strings.Trim(s, " \t\n\v\f\r") != "" {
+					t.Fatalf("Parse(%q) calls a line with words empty", s)
+				}
+				return
+			}
+			var se *hub.SyntaxError
+			if !errors.As(err, &se) || se.Column < 1 || se.Column > len(s) {
+				t.Fatalf("Parse(%q): %v, want a *SyntaxError within the line", s, err)
+			}
+			return
+		}
+		if err := l.Check(); err != nil {
+			t.Fatalf("Parse(%q) = %#v, which Check rejects: %v", s, l, err)
+		}
+		text := l.String()
+		if strings.ContainsAny(text, "\r\n") {
+			t.Fatalf("Parse(%q).String() = %q spans lines", s, text)
+		}
+		back, err := hub.Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(%q) = %#v, written %q, which does not parse: %v", s, l, text, err)
+		}
+		if !sameLine(back, l) {
+			t.Fatalf("Parse(%q) = %#v, written %q, which reads %#v", s, l, text, back)
+		}
+		if back.String() != text {
+			t.Fatalf("%q is written %q, then %q", s, text, back.String())
+		}
+		// The typed layer never panics, and what it reads it writes back
+		// as a line that reads the same.
+		for _, decode := range []func(hub.Line) (hub.Message, error){hub.DecodeCommand, hub.DecodeAnswer} {
+			m, err := decode(l)
+			if err != nil {
+				if m != nil {
+					t.Fatalf("%q: a message and an error", s)
+				}
+				continue
+			}
+			again, err := decode(mustParse(t, m.Line().String()))
+			if err != nil || !reflect.DeepEqual(again, m) && fmtMsg(again) != fmtMsg(m) {
+				t.Fatalf("%q decodes as %#v, written %q, which decodes as %#v, %v", s, m, m.Line(), again, err)
+			}
+		}
+	})
+}
+
+// fmtMsg prints a message, nil and empty slices alike.
+func fmtMsg(m hub.Message) string { return norm(m) }
+
+// The default variant of a pos line without one, in the fuzz target.
+const fuzzDefault = allExpansions
+
+func FuzzHivePosition(f *testing.F) {
+	for _, s := range []string{
+		"pos", "pos variant=Base", `pos variant=Base+MLP moves="wS1;bG1 -wS1;wA1 wS1/"`,
+		`pos game="Base+MLP;InProgress;White[3];wS1;bG1 -wS1;wA1 wS1/"`,
+		`pos moves="wS1;bG1 -wS1;bG1 -wS1"`, `pos moves="wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 wQ\;bB1 bQ/;wB1 wQ"`,
+		`pos game="Base;InProgress;White[2];wS1;bS1"`, "pos variant=base+plm", `pos moves="pass"`,
+		`pos variant=Base moves="wS1;;bS1"`, "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
+	} {
+		f.Add(s)
+	}
+	for _, g := range randomGames(f) {
+		f.Add(hub.PosOf(g).Line().String())
+		f.Add(hub.GamePosOf(g).Line().String())
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := hub.Parse(s)
+		if err != nil {
+			return
+		}
+		l.Command = hub.CmdPos // read every line as a position
+		p, err := hub.ParsePos(l)
+		if err != nil {
+			return
+		}
+		// The position, written and read, is the same value.
+		text := p.Line().String()
+		p2, err := hub.ParsePos(mustParse(t, text))
+		if err != nil || !reflect.DeepEqual(p2, p) {
+			t.Fatalf("%q reads as %#v, written %q, which reads as %#v, %v", s, p, text, p2, err)
+		}
+		g, err := p.Load(fuzzDefault)
+		if err != nil {
+			var me *hub.MoveError
+			if g != nil || !errors.As(err, &me) || me.Index < 1 || me.Index > len(p.Moves) {
+				t.Fatalf("%q: Load = %v, %v; want no game and a *MoveError naming a move", s, g != nil, err)
+			}
+			return
+		}
+		if len(p.Moves) != g.MovesPlayed() {
+			t.Fatalf("%q: %d moves load as a game of %d", s, len(p.Moves), g.MovesPlayed())
+		}
+		// The game, written in either form and read back, is the same
+		// game, whatever the engine's default variant.
+		for _, q := range []hub.Pos{hub.PosOf(g), hub.GamePosOf(g)} {
+			text := q.Line().String()
+			q2, err := hub.ParsePos(mustParse(t, text))
+			if err != nil {
+				t.Fatalf("%q: %q does not read: %v", s, text, err)
+			}
+			g2, err := q2.Load(core.Base)
+			if err != nil {
+				t.Fatalf("%q: %q does not load: %v", s, text, err)
+			}
+			if !sameGame(g2, g) {
+				t.Fatalf("%q: %q loads as %s, want %s", s, text, uhp.Describe(g2), uhp.Describe(g))
+			}
+		}
+	})
+}
