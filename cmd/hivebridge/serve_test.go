@@ -1,0 +1,488 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// lockedBuffer collects a command's output for a test while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// daemon is a hivebridge serve running in the test process.
+type daemon struct {
+	uhpAddr, httpAddr string
+	stop              func() error // SIGTERM, in effect: returns serve's error
+	goroutines        int          // before it started
+}
+
+// startDaemon runs hivebridge serve with args plus listeners on free ports,
+// and returns once it listens.
+func startDaemon(t *testing.T, args ...string) *daemon {
+	t.Helper()
+	d := &daemon{goroutines: runtime.NumGoroutine()}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &lockedBuffer{}
+	root := NewCmdRoot()
+	root.SetArgs(append([]string{"serve", "--uhp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "disabled"}, args...))
+	root.SetOut(out)
+	root.SetErr(out)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	listening := regexp.MustCompile(`(uhp|http) listening on (\S+)`)
+	deadline := time.Now().Add(10 * time.Second)
+	for d.uhpAddr == "" || d.httpAddr == "" {
+		select {
+		case err := <-done:
+			cancel()
+			t.Fatalf("serve ended before listening: %v\n%s", err, out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not listen:\n%s", out.String())
+		}
+		for _, m := range listening.FindAllStringSubmatch(out.String(), -1) {
+			if m[1] == "uhp" {
+				d.uhpAddr = m[2]
+			} else {
+				d.httpAddr = m[2]
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	stopped := false
+	d.stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(30 * time.Second):
+			t.Fatal("serve did not stop")
+			return nil
+		}
+	}
+	t.Cleanup(func() {
+		if err := d.stop(); err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		d.checkNoGoroutineLeft(t)
+	})
+	return d
+}
+
+// checkNoGoroutineLeft fails if the daemon left goroutines behind.
+func (d *daemon) checkNoGoroutineLeft(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > d.goroutines+2 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Errorf("%d goroutines left (%d before):\n%s", runtime.NumGoroutine(), d.goroutines, buf[:runtime.Stack(buf, true)])
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// tcpSession is a UHP client on a TCP connection.
+type tcpSession struct {
+	conn net.Conn
+	in   *bufio.Reader
+}
+
+func dialTCP(t *testing.T, addr string) *tcpSession {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &tcpSession{conn: conn, in: bufio.NewReader(conn)}
+}
+
+// answer reads lines up to ok (or the end of the connection).
+func (s *tcpSession) answer(t *testing.T) []string {
+	t.Helper()
+	s.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	var lines []string
+	for {
+		line, err := s.in.ReadString('\n')
+		if err != nil {
+			return lines
+		}
+		line = strings.TrimRight(line, "\n")
+		if line == "ok" {
+			return lines
+		}
+		lines = append(lines, line)
+	}
+}
+
+func (s *tcpSession) do(t *testing.T, command string) []string {
+	t.Helper()
+	fmt.Fprintln(s.conn, command)
+	return s.answer(t)
+}
+
+// dialWS opens a WebSocket session and reads its info answer.
+func dialWS(t *testing.T, addr string, header http.Header) (*websocket.Conn, *http.Response, error) {
+	conn, resp, err := websocket.DefaultDialer.Dial("ws://"+addr+"/uhp", header)
+	if err == nil {
+		t.Cleanup(func() { conn.Close() })
+	}
+	return conn, resp, err
+}
+
+func wsDo(t *testing.T, conn *websocket.Conn, command string) string {
+	t.Helper()
+	if err := conn.WriteMessage(websocket.TextMessage, []byte(command)); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	_, data, err := conn.ReadMessage()
+	if err != nil {
+		t.Fatalf("%s: %v", command, err)
+	}
+	return string(data)
+}
+
+// TestServeConcurrentSessions plays games in many TCP and WebSocket
+// sessions at once, each answer checked against the session's own game.
+func TestServeConcurrentSessions(t *testing.T) {
+	d := startDaemon(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	play := func(do func(string) []string) {
+		defer wg.Done()
+		g := core.NewGame(core.AllExpansions)
+		do("newgame Base+MLP")
+		for g.Ply() < 12 && !g.Over() {
+			answer := do("bestmove depth 1")
+			m, err := uhp.ParseMove(answer[len(answer)-1], g)
+			if err == nil {
+				err = g.CheckMove(m)
+			}
+			if err != nil {
+				errs <- fmt.Errorf("bestmove answered %q: %v", answer, err)
+				return
+			}
+			text := uhp.FormatMove(m, g)
+			g.Play(m)
+			if got := do("play " + text); len(got) != 1 || got[0] != uhp.Describe(g).String() {
+				errs <- fmt.Errorf("play %s answered %q", text, got)
+				return
+			}
+		}
+	}
+	for range 20 {
+		s := dialTCP(t, d.uhpAddr)
+		s.answer(t) // info
+		wg.Add(1)
+		go play(func(c string) []string { return s.do(t, c) })
+	}
+	for range 20 {
+		conn, _, err := dialWS(t, d.httpAddr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.ReadMessage() // info
+		wg.Add(1)
+		go play(func(c string) []string {
+			answer := strings.Split(strings.TrimSuffix(wsDo(t, conn, c), "\n"), "\n")
+			if answer[len(answer)-1] != "ok" {
+				errs <- fmt.Errorf("%s: WebSocket answer without ok: %q", c, answer)
+			}
+			return answer[:len(answer)-1]
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestServeWebSocketInfo checks the info answer on connect, one command per
+// message and the whole answer in one message.
+func TestServeWebSocketInfo(t *testing.T) {
+	d := startDaemon(t)
+	conn, _, err := dialWS(t, d.httpAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, info, _ := conn.ReadMessage()
+	if string(info) != "id hivebridge v"+version+"\nMosquito;Ladybug;Pillbug\nok\n" {
+		t.Fatalf("info message %q", info)
+	}
+	if got := wsDo(t, conn, "newgame Base"); got != "Base;NotStarted;White[1]\nok\n" {
+		t.Fatalf("newgame answered %q", got)
+	}
+	if got := wsDo(t, conn, "newgame\nvalidmoves"); got != "err Send one command per message.\nok\n" {
+		t.Fatalf("two commands answered %q", got)
+	}
+	resp, err := http.Get("http://" + d.httpAddr + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("/healthz: %v %v", resp, err)
+	}
+	resp, err = http.Get("http://" + d.httpAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	body.ReadFrom(resp.Body)
+	resp.Body.Close()
+	for _, series := range []string{"hivebridge_sessions{protocol=\"uhp-ws\"} 1", "hivebridge_commands_total{command=\"newgame\",protocol=\"uhp-ws\"} 1", "hivebridge_command_duration_seconds_bucket", "hivebridge_engine_restarts_total 0", "process_resident_memory_bytes"} {
+		if !strings.Contains(body.String(), series) {
+			t.Errorf("/metrics lacks %s", series)
+		}
+	}
+}
+
+// midgame is a position where a search takes all the time it is given.
+const midgame = `Base+MLP;InProgress;White[19];wM;bP wM\;wA1 -wM;bB1 bP-;wA2 \wM;bB2 bB1\;wQ wM/;bQ bB2/;wA2 bQ\;bM bQ/;wG1 wA2-;bL bM/;wS1 wG1/;bA1 -bM;wS2 wS1/;bB2 bP\;wA1 -bL;bA1 bB1\;wP \wQ;bA1 wA2\;wA1 bB2\;bL -bM;wA1 /bA1;bL -wS2;wA1 \bM;bA1 wP/;wA2 \bA1;bA2 bB1\;wA3 wS2\;bA3 bA1-;wG2 -wP;bB2 /bA2;wA2 \wS2;bA3 \bA1;wB1 wA3/;bG1 -bA3`
+
+// TestServePoolExhaustion: with one engine and room for one waiting
+// search, a third search is refused at once and the waiting one gives up
+// at the pool's deadline; each with a clear error.
+func TestServePoolExhaustion(t *testing.T) {
+	d := startDaemon(t, "--pool-size", "1", "--pool-queue", "1", "--pool-wait", "300ms")
+	sessions := make([]*tcpSession, 3)
+	for i := range sessions {
+		sessions[i] = dialTCP(t, d.uhpAddr)
+		sessions[i].answer(t)
+		sessions[i].do(t, "newgame "+midgame) // a search that uses all its time
+	}
+	fmt.Fprintln(sessions[0].conn, "bestmove time 00:00:02") // holds the only engine
+	time.Sleep(200 * time.Millisecond)
+	fmt.Fprintln(sessions[1].conn, "bestmove time 00:00:01") // waits, then gives up
+	time.Sleep(100 * time.Millisecond)
+	third := sessions[2].do(t, "bestmove time 00:00:01")
+	if len(third) != 1 || !strings.Contains(third[0], "err all 1 engines are busy and 1 searches already wait for one") {
+		t.Errorf("third search: %q", third)
+	}
+	second := sessions[1].answer(t)
+	if len(second) != 1 || !strings.Contains(second[0], "err no engine came free within 300ms") {
+		t.Errorf("waiting search: %q", second)
+	}
+	if first := sessions[0].answer(t); len(first) != 1 || strings.HasPrefix(first[0], "err") {
+		t.Errorf("first search: %q", first)
+	}
+	if got := sessions[1].do(t, "bestmove depth 1"); len(got) != 1 || strings.HasPrefix(got[0], "err") {
+		t.Errorf("the session goes on: %q", got)
+	}
+}
+
+// TestServeLimits: idle timeout, oversized input, session limit, each a
+// clear error rather than a silent close.
+func TestServeLimits(t *testing.T) {
+	d := startDaemon(t, "--idle-timeout", "300ms", "--max-line", "100", "--max-sessions", "2")
+	a := dialTCP(t, d.uhpAddr)
+	a.answer(t)
+	if got := a.do(t, "newgame "+strings.Repeat("x", 200)); len(got) != 1 || got[0] != "err The command is longer than 100 bytes." {
+		t.Errorf("long line: %q", got)
+	}
+	if got := a.do(t, "newgame"); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
+		t.Errorf("after a long line the session goes on: %q", got)
+	}
+	ws, _, err := dialWS(t, d.httpAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.ReadMessage()
+	third := dialTCP(t, d.uhpAddr)
+	if got := third.answer(t); len(got) != 1 || got[0] != "err The server has reached its limit of 2 sessions; try again later." {
+		t.Errorf("third session: %q", got)
+	}
+	if got := a.answer(t); len(got) != 1 || got[0] != "err No command for 300ms: the session is closed." {
+		t.Errorf("idle TCP session: %q", got)
+	}
+	ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, msg, _ := ws.ReadMessage()
+	if string(msg) != "err No command for 300ms: the session is closed.\nok\n" {
+		t.Errorf("idle WebSocket session: %q", msg)
+	}
+	if _, _, err := ws.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
+		t.Errorf("idle WebSocket session closed with %v", err)
+	}
+	big, _, err := dialWS(t, d.httpAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big.ReadMessage()
+	big.WriteMessage(websocket.TextMessage, []byte(strings.Repeat("x", 200)))
+	big.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := big.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseMessageTooBig) {
+		t.Errorf("oversized WebSocket message: %v, want close 1009", err)
+	}
+}
+
+// TestServeTokenAndOrigin: a token on every listener, and browser Origins
+// checked.
+func TestServeTokenAndOrigin(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600)
+	d := startDaemon(t, "--token-file", tokenFile, "--allow-origin", "https://hive.example")
+	for first, want := range map[string]string{
+		"newgame":     "err Authentication required: send 'auth <token>' as the first line.",
+		"auth wrong":  "err Bad token.",
+		"auth s3cret": "id hivebridge v" + version,
+	} {
+		s := dialTCP(t, d.uhpAddr)
+		fmt.Fprintln(s.conn, first)
+		if got := s.answer(t); len(got) == 0 || got[0] != want {
+			t.Errorf("TCP first line %q: %q, want %q", first, got, want)
+		}
+	}
+	if _, resp, err := dialWS(t, d.httpAddr, nil); err == nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("WebSocket without token: %v", err)
+	}
+	good := http.Header{"Authorization": {"Bearer s3cret"}}
+	if _, _, err := dialWS(t, d.httpAddr, good); err != nil {
+		t.Errorf("WebSocket with token: %v", err)
+	}
+	if resp, err := http.Get("http://" + d.httpAddr + "/metrics"); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("/metrics without token: %v", resp.StatusCode)
+	}
+	for origin, ok := range map[string]bool{
+		"https://evil.example": false,
+		"https://hive.example": true,
+		"http://" + d.httpAddr: true,
+	} {
+		h := http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {origin}}
+		_, resp, err := dialWS(t, d.httpAddr, h)
+		if ok != (err == nil) || (!ok && resp.StatusCode != http.StatusForbidden) {
+			t.Errorf("Origin %s: %v", origin, err)
+		}
+	}
+}
+
+// TestServeShutdownWithSearchInFlight: the search in progress finishes
+// within the grace period and is answered; then every session is closed,
+// serve returns, and nothing is left running.
+func TestServeShutdownWithSearchInFlight(t *testing.T) {
+	d := startDaemon(t, "--grace", "5s")
+	busy := dialTCP(t, d.uhpAddr)
+	busy.answer(t)
+	busy.do(t, "newgame "+midgame)
+	idle := dialTCP(t, d.uhpAddr)
+	idle.answer(t)
+	fmt.Fprintln(busy.conn, "bestmove time 00:00:01")
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	stopped := make(chan error, 1)
+	go func() { stopped <- d.stop() }()
+	if got := busy.answer(t); len(got) != 1 || strings.HasPrefix(got[0], "err") {
+		t.Errorf("search in flight: %q", got)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("shutdown took %v", took)
+	}
+	for _, s := range []*tcpSession{busy, idle} {
+		s.conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+		if _, err := s.in.ReadString('\n'); err == nil {
+			t.Errorf("a session was not closed")
+		}
+	}
+	if c, err := net.Dial("tcp", d.uhpAddr); err == nil {
+		c.Close()
+		t.Errorf("still accepting after shutdown")
+	}
+}
+
+// TestServeShutdownCutsLongSearch: a search longer than the grace period
+// is cancelled when it ends, and still answered with a move.
+func TestServeShutdownCutsLongSearch(t *testing.T) {
+	d := startDaemon(t, "--grace", "300ms")
+	s := dialTCP(t, d.uhpAddr)
+	s.answer(t)
+	s.do(t, "newgame "+midgame)
+	fmt.Fprintln(s.conn, "bestmove time 00:01:00")
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("shutdown took %v", took)
+	}
+}
+
+// TestServePairViewers: two viewers who start remote games play each
+// other, each play answered with the other's reply; a forfeit ends the game
+// for both.
+func TestServePairViewers(t *testing.T) {
+	d := startDaemon(t, "--pair-viewers", "--pair-wait", "5s")
+	white := dialTCP(t, d.uhpAddr)
+	white.answer(t)
+	black := dialTCP(t, d.uhpAddr)
+	black.answer(t)
+	fmt.Fprintln(white.conn, "newgame remote Base")
+	time.Sleep(100 * time.Millisecond)
+	fmt.Fprintln(black.conn, "newgame remote Base")
+	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
+		t.Fatalf("white's newgame: %q", got)
+	}
+	fmt.Fprintln(white.conn, "play wS1")
+	if got := black.answer(t); len(got) != 1 || got[0] != "Base;InProgress;Black[1];wS1" {
+		t.Fatalf("black's newgame holds white's move: %q", got)
+	}
+	fmt.Fprintln(black.conn, "play bG1 wS1-")
+	if got := white.answer(t); strings.Join(got, "|") != "Base;InProgress;Black[1];wS1|bG1 wS1-|Base;InProgress;White[2];wS1;bG1 wS1-" {
+		t.Fatalf("white's play: %q", got)
+	}
+	fmt.Fprintln(white.conn, "play forfeit lunch")
+	if got := white.answer(t); len(got) != 1 || got[0] != "Base;BlackWins;White[2];wS1;bG1 wS1-" {
+		t.Fatalf("white's forfeit: %q", got)
+	}
+	got := black.answer(t)
+	if len(got) != 3 || got[0] != "Base;InProgress;White[2];wS1;bG1 wS1-" || got[1] != "Base;BlackWins;White[2];wS1;bG1 wS1-" || !strings.Contains(got[2], "White forfeited: lunch") {
+		t.Fatalf("black's play after white's forfeit: %q", got)
+	}
+	// Nobody to pair with: the backend plays.
+	d2 := startDaemon(t, "--pair-viewers", "--pair-wait", "100ms")
+	solo := dialTCP(t, d2.uhpAddr)
+	solo.answer(t)
+	solo.do(t, "options set DefaultBestMoveTime 0.1")
+	if got := solo.do(t, "newgame remote Base Black"); len(got) != 1 || !strings.HasPrefix(got[0], "Base;InProgress;Black[1];w") {
+		t.Fatalf("unpaired remote game: %q", got)
+	}
+}
