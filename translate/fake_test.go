@@ -20,8 +20,11 @@ import (
 // The fake engines are this test binary itself, started again with
 // HIVEBRIDGE_FAKE_ENGINE naming a misbehaviour. Each misbehaves once: it
 // leaves a mark in HIVEBRIDGE_FAKE_DIR, and the engine started again after
-// it behaves, so tests can check that the session recovers. Every fake also
-// writes its process id there, so tests can check no process is left.
+// it behaves, so tests can check that the session recovers. A mode spelt
+// "always-<mode>" misbehaves at every search of every run instead, so that a
+// match can check that the engine loses each game it misbehaves in. Every
+// fake also writes its process id there, so tests can check no process is
+// left.
 const (
 	fakeModeVar = "HIVEBRIDGE_FAKE_ENGINE"
 	fakeDirVar  = "HIVEBRIDGE_FAKE_DIR"
@@ -49,10 +52,13 @@ func fakeEngine(mode, dir string) int {
 	os.WriteFile(filepath.Join(dir, fmt.Sprintf("pid-%d", os.Getpid())), nil, 0o644)
 	misbehaved := filepath.Join(dir, "misbehaved")
 	_, err := os.Stat(misbehaved)
-	misbehave := err != nil // only the first run of the program
+	id := "fake " + mode
+	always := strings.HasPrefix(mode, "always-")
+	mode = strings.TrimPrefix(mode, "always-")
+	misbehave := err != nil || always // only the first run of the program, unless always
 	markMisbehaved := func() { os.WriteFile(misbehaved, nil, 0o644) }
 
-	cfg := uhp.Config{ID: "fake " + mode, Expansions: core.AllExpansions, Searcher: firstMove{}}
+	cfg := uhp.Config{ID: id, Expansions: core.AllExpansions, Searcher: firstMove{}}
 	if mode == "native" {
 		native := translate.NewNative()
 		cfg.Searcher, cfg.Options = translate.Searcher(native), native.Options()
@@ -83,7 +89,7 @@ func fakeEngine(mode, dir string) int {
 			flood()
 		}
 		if strings.HasPrefix(line, "bestmove") && misbehave {
-			misbehave = false
+			misbehave = always
 			markMisbehaved()
 			switch mode {
 			case "crash":

@@ -1,0 +1,471 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate"
+)
+
+// matchFlags are the match command's flags, kept in one value so that the
+// command has no package-level state.
+type matchFlags struct {
+	white, black               string
+	whiteOptions, blackOptions []string
+	games                      int
+	gameType                   string
+	tc, whiteTC, blackTC       string
+	openings                   string
+	randomPlies                int
+	seed                       uint64
+	concurrency                int
+	maxPlies                   int
+	sprt                       string
+	out                        string
+}
+
+// NewCmdMatch returns the match command: hivebridge as the referee of a
+// match between two engines, each reached through any backend.
+func NewCmdMatch() *cobra.Command {
+	var f matchFlags
+	cmd := &cobra.Command{
+		Use:   "match --white SPEC --black SPEC [flags]",
+		Short: "Referee a match between two engines and rate them",
+		Long: `Plays a match between two engines, A (--white) and B (--black), each reached
+through any backend spec (native, "uhp:<program> [args...]", ...). hivebridge
+holds the canonical game: it asks the engine to move for its move, checks it,
+and tells both engines.
+
+Colours alternate: A is White in games 0, 2, 4... and B in games 1, 3, 5...;
+games 2k and 2k+1 start from the same opening, so each opening is played from
+both sides. Openings come from --openings FILE (one GameString a line; blank
+lines, # comments and anything after a tab are skipped, so a --out file serves
+as openings) or from --random-plies K random legal plies drawn from --seed (the
+same seed gives the same openings on every machine and at any concurrency);
+with neither, every game starts from the empty board.
+
+Time controls (--tc for both engines, --white-tc and --black-tc for A and B
+whichever colour each plays):
+  depth=N      search N plies
+  movetime=S   S seconds per move (fractions allowed)
+  time=S+inc   a clock of S seconds per side, inc seconds added after each
+               move; each move is given remaining/30 + inc (at most half the
+               remaining time), and an engine whose clock runs out loses.
+
+An engine that errs loses the game, with the reason recorded: one that crashes,
+hangs past its time, answers with an illegal move or loses on time. A game is
+drawn by threefold repetition or when it reaches --max-plies plies. Each game
+starts new engines (so --concurrency K runs K pairs of engine processes).
+
+Progress goes to standard error (a live bar on a terminal, a line per game
+otherwise); the final table, from A's point of view, to standard output: wins,
+losses and draws per colour, score, Elo difference with its 95% interval, and
+likelihood of superiority. --sprt elo0,elo1 runs a sequential probability ratio
+test (alpha = beta = 0.05) and stops the match once it accepts H0 (A is elo0
+stronger) or H1 (A is elo1 stronger).
+
+--out FILE writes one line per game as it finishes, tab-separated:
+  GameString <TAB> result <TAB> reason <TAB> game=N <TAB> white=A|B
+(result is WhiteWins, BlackWins or Draw; after a forfeit or adjudication the
+GameString's own state still says InProgress, the board as it was left), and at
+the end FILE.json, a summary: the settings, A's results per colour, score, Elo
+and its margin, LOS, the SPRT, how the games ended, and the wall time.`,
+		Example: `  hivebridge match --white native --black 'uhp:mzinga-engine' --games 100 --tc movetime=0.5 --random-plies 4 --concurrency 4
+  hivebridge match --white native --black native --white-tc depth=3 --black-tc depth=1 --games 200 --random-plies 4 --seed 1
+  hivebridge match --white 'uhp:./new' --black 'uhp:./old' --games 10000 --tc time=10+0.1 --sprt 0,10 --out games.tsv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := f.config(cmd)
+			if err != nil {
+				return err
+			}
+			return runMatch(cmd, &f, cfg)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.white, "white", "", "engine A's backend spec; A is White in the even-numbered games")
+	fl.StringVar(&f.black, "black", "", "engine B's backend spec; B is White in the odd-numbered games")
+	fl.StringArrayVar(&f.whiteOptions, "white-option", nil, "set an option of engine A, Name=Value (repeatable)")
+	fl.StringArrayVar(&f.blackOptions, "black-option", nil, "set an option of engine B, Name=Value (repeatable)")
+	fl.IntVar(&f.games, "games", 2, "the number of games")
+	fl.StringVar(&f.gameType, "gametype", "Base", "the game type of random openings (Base, Base+M, Base+MLP...)")
+	fl.StringVar(&f.tc, "tc", "movetime=1", "the time control of both engines: depth=N, movetime=S or time=S+inc")
+	fl.StringVar(&f.whiteTC, "white-tc", "", "engine A's time control, replacing --tc")
+	fl.StringVar(&f.blackTC, "black-tc", "", "engine B's time control, replacing --tc")
+	fl.StringVar(&f.openings, "openings", "", "a file of opening GameStrings, one a line")
+	fl.IntVar(&f.randomPlies, "random-plies", 0, "start each pair of games after this many random legal plies")
+	fl.Uint64Var(&f.seed, "seed", 1, "the seed of the random openings")
+	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
+	fl.IntVar(&f.maxPlies, "max-plies", translate.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
+	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
+	fl.StringVar(&f.out, "out", "", "write every game to this file and a JSON summary to FILE.json")
+	cmd.MarkFlagRequired("white")
+	cmd.MarkFlagRequired("black")
+	return cmd
+}
+
+// config checks the flags and turns them into a match configuration.
+func (f *matchFlags) config(cmd *cobra.Command) (translate.MatchConfig, error) {
+	cfg := translate.MatchConfig{
+		White: f.white, Black: f.black,
+		WhiteOptions: f.whiteOptions, BlackOptions: f.blackOptions,
+		Games: f.games, RandomPlies: f.randomPlies, Seed: f.seed,
+		Concurrency: f.concurrency, MaxPlies: f.maxPlies,
+		Engine: translate.Config{Log: logger(cmd)},
+	}
+	if f.maxPlies < 1 {
+		return cfg, fmt.Errorf("--max-plies must be at least 1, not %d", f.maxPlies)
+	}
+	var err error
+	if cfg.GameType, err = uhp.ParseGameType(f.gameType); err != nil {
+		return cfg, fmt.Errorf("--gametype: %v", err)
+	}
+	if cfg.TC, err = translate.ParseTimeControl(f.tc); err != nil {
+		return cfg, fmt.Errorf("--tc: %v", err)
+	}
+	for _, side := range []struct {
+		flag, value string
+		tc          **translate.TimeControl
+	}{{"--white-tc", f.whiteTC, &cfg.WhiteTC}, {"--black-tc", f.blackTC, &cfg.BlackTC}} {
+		if side.value == "" {
+			continue
+		}
+		tc, err := translate.ParseTimeControl(side.value)
+		if err != nil {
+			return cfg, fmt.Errorf("%s: %v", side.flag, err)
+		}
+		*side.tc = &tc
+	}
+	if f.openings != "" {
+		if cmd.Flags().Changed("random-plies") {
+			return cfg, errors.New("--openings and --random-plies exclude each other")
+		}
+		if cmd.Flags().Changed("gametype") {
+			return cfg, errors.New("--gametype applies to random openings: each GameString of --openings names its own")
+		}
+		file, err := os.Open(f.openings)
+		if err != nil {
+			return cfg, err
+		}
+		defer file.Close()
+		if cfg.Openings, err = translate.ReadOpenings(file); err != nil {
+			return cfg, fmt.Errorf("--openings %s: %v", f.openings, err)
+		}
+	}
+	if f.sprt != "" {
+		t, err := translate.ParseSPRT(f.sprt)
+		if err != nil {
+			return cfg, fmt.Errorf("--sprt: %v", err)
+		}
+		cfg.SPRT = &t
+	}
+	return cfg, nil
+}
+
+// runMatch plays the match, showing its progress, and prints the table.
+// Interrupted, it still prints the table of the games finished.
+func runMatch(cmd *cobra.Command, f *matchFlags, cfg translate.MatchConfig) error {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var games *bufio.Writer
+	if f.out != "" {
+		file, err := os.Create(f.out)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		games = bufio.NewWriter(file)
+	}
+	bar := newProgressView(cmd.ErrOrStderr())
+	res, runErr := translate.RunMatch(ctx, cfg, func(p translate.MatchProgress) {
+		bar.show(p)
+		if games != nil {
+			// Flushed game by game, so that a match cut short keeps
+			// every finished game on disk.
+			fmt.Fprintln(games, gameLine(p.Game))
+			games.Flush()
+		}
+	})
+	bar.done()
+	if runErr != nil && len(res.Games) == 0 {
+		return runErr
+	}
+	printTable(cmd.OutOrStdout(), f, cfg, res)
+	if f.out != "" {
+		if err := writeSummary(f.out+".json", f, cfg, res); err != nil {
+			return err
+		}
+	}
+	if runErr != nil {
+		return fmt.Errorf("match stopped after %d games: %v", len(res.Games), runErr)
+	}
+	return nil
+}
+
+// gameLine is one game of the --out file.
+func gameLine(r translate.GameRecord) string {
+	white := "B"
+	if r.AWhite {
+		white = "A"
+	}
+	reason := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(r.Reason)
+	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s", r.GameString, resultName(r.Result), reason, r.Index, white)
+}
+
+func resultName(r core.Result) string {
+	switch r {
+	case core.WhiteWins:
+		return "WhiteWins"
+	case core.BlackWins:
+		return "BlackWins"
+	case core.Draw:
+		return "Draw"
+	}
+	return "InProgress"
+}
+
+// progressView shows the match's progress on standard error: a bar redrawn
+// in place on a terminal, one line per game anywhere else (a log file or a
+// pipe, where carriage returns would make a mess).
+type progressView struct {
+	w        io.Writer
+	terminal bool
+	drawn    bool
+}
+
+func newProgressView(w io.Writer) *progressView {
+	return &progressView{w: w, terminal: isTerminal(w)}
+}
+
+// isTerminal reports whether w is a terminal: a character device other
+// than the null device, with a TERM that can move the cursor. A stat is
+// enough for that and needs no dependency beyond the standard library.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return false
+	}
+	return true
+}
+
+func (v *progressView) show(p translate.MatchProgress) {
+	t := p.Stats.Total
+	elo, margin := t.Elo()
+	tally := fmt.Sprintf("A +%d -%d =%d, Elo %s", t.Wins, t.Losses, t.Draws, formatElo(elo, margin))
+	if p.SPRT != nil {
+		tally += fmt.Sprintf(", LLR %.2f", p.SPRT.LLR)
+	}
+	if !v.terminal {
+		white := "B"
+		if p.Game.AWhite {
+			white = "A"
+		}
+		fmt.Fprintf(v.w, "game %d/%d (#%d, %s White): %s, %s, %d plies, %s; %s\n",
+			p.Done, p.Total, p.Game.Index, white, resultName(p.Game.Result), p.Game.Reason,
+			p.Game.Plies, p.Game.Elapsed.Round(time.Millisecond), tally)
+		return
+	}
+	const width = 30
+	filled := width * p.Done / max(p.Total, 1)
+	fmt.Fprintf(v.w, "\r\x1b[K[%s%s] %d/%d, %d playing; %s",
+		strings.Repeat("#", filled), strings.Repeat(".", width-filled), p.Done, p.Total, p.InFlight, tally)
+	v.drawn = true
+}
+
+// done ends the bar's line, so that what follows starts on a fresh one.
+func (v *progressView) done() {
+	if v.drawn {
+		fmt.Fprintln(v.w)
+	}
+}
+
+// formatElo writes an Elo difference and its margin: "+147.2 ± 66.0",
+// with inf for a score of 0 or 1 or an interval reaching one, and ? when
+// the games say nothing of the interval.
+func formatElo(diff, margin float64) string {
+	d := fmt.Sprintf("%+.1f", diff)
+	if math.IsInf(diff, 0) {
+		d = map[bool]string{true: "+inf", false: "-inf"}[diff > 0]
+	}
+	switch {
+	case math.IsNaN(margin):
+		return d + " ± ?"
+	case math.IsInf(margin, 0):
+		return d + " ± inf"
+	}
+	return fmt.Sprintf("%s ± %.1f", d, margin)
+}
+
+// openingsText says where the openings came from.
+func openingsText(f *matchFlags, cfg translate.MatchConfig) string {
+	switch {
+	case len(cfg.Openings) > 0:
+		return fmt.Sprintf("%d from %s", len(cfg.Openings), f.openings)
+	case cfg.RandomPlies > 0:
+		return fmt.Sprintf("%d random plies from seed %d (%s)", cfg.RandomPlies, cfg.Seed, uhp.FormatGameType(cfg.GameType))
+	}
+	return "the empty board (" + uhp.FormatGameType(cfg.GameType) + ")"
+}
+
+// endingCounts counts the games by how they ended; the details of a
+// forfeit (which differ from game to game) are cut at the first colon.
+func endingCounts(games []translate.GameRecord) map[string]int {
+	counts := map[string]int{}
+	for _, g := range games {
+		kind, _, _ := strings.Cut(g.Reason, ":")
+		counts[kind]++
+	}
+	return counts
+}
+
+// endings lists how the games ended, the most frequent first.
+func endings(games []translate.GameRecord) []string {
+	counts := endingCounts(games)
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if counts[kinds[i]] != counts[kinds[j]] {
+			return counts[kinds[i]] > counts[kinds[j]]
+		}
+		return kinds[i] < kinds[j]
+	})
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = fmt.Sprintf("%d %s", counts[k], k)
+	}
+	return out
+}
+
+// printTable prints the match's result from engine A's point of view.
+func printTable(w io.Writer, f *matchFlags, cfg translate.MatchConfig, res translate.MatchResult) {
+	fmt.Fprintf(w, "Match: A = %s [%s] vs B = %s [%s]\n", cfg.White, cfg.TCOf(true), cfg.Black, cfg.TCOf(false))
+	fmt.Fprintf(w, "Openings: %s; move cap %d plies\n", openingsText(f, cfg), cfg.MaxPlies)
+	fmt.Fprintf(w, "Games: %d of %d, concurrency %d, wall time %s\n", len(res.Games), cfg.Games, cfg.Concurrency, res.Elapsed.Round(time.Millisecond))
+	if res.Stopped != "" {
+		fmt.Fprintf(w, "Stopped early: %s\n", res.Stopped)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%-12s %6s %6s %6s %6s %8s\n", "", "games", "wins", "losses", "draws", "score")
+	for _, row := range []struct {
+		name string
+		s    translate.MatchScore
+	}{{"A as White", res.Stats.AsWhite}, {"A as Black", res.Stats.AsBlack}, {"total", res.Stats.Total}} {
+		score := "-"
+		if row.s.Games() > 0 {
+			score = fmt.Sprintf("%.1f%%", 100*row.s.Ratio())
+		}
+		fmt.Fprintf(w, "%-12s %6d %6d %6d %6d %8s\n", row.name, row.s.Games(), row.s.Wins, row.s.Losses, row.s.Draws, score)
+	}
+	fmt.Fprintln(w)
+	t := res.Stats.Total
+	elo, margin := t.Elo()
+	fmt.Fprintf(w, "Score of A: %.1f/%d\n", t.Points(), t.Games())
+	fmt.Fprintf(w, "Elo difference (A - B): %s (95%%)\n", formatElo(elo, margin))
+	fmt.Fprintf(w, "LOS (A stronger): %.2f%%\n", 100*t.LOS())
+	if e := endings(res.Games); len(e) > 0 {
+		fmt.Fprintf(w, "Endings: %s\n", strings.Join(e, ", "))
+	}
+	if s := res.SPRT; s != nil {
+		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g (alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s\n",
+			s.Test.Elo0, s.Test.Elo1, s.Test.Alpha, s.Test.Beta, s.LLR, s.Lower, s.Upper, s.Verdict)
+	}
+}
+
+// summary is the JSON written next to the games file. Numbers that can be
+// infinite or undefined are pointers, left out when they are.
+type summary struct {
+	White        string         `json:"white"`
+	Black        string         `json:"black"`
+	WhiteTC      string         `json:"white_tc"`
+	BlackTC      string         `json:"black_tc"`
+	Openings     string         `json:"openings"`
+	MaxPlies     int            `json:"max_plies"`
+	GamesPlanned int            `json:"games_planned"`
+	GamesPlayed  int            `json:"games_played"`
+	Concurrency  int            `json:"concurrency"`
+	AsWhite      wld            `json:"a_as_white"`
+	AsBlack      wld            `json:"a_as_black"`
+	Total        wld            `json:"a_total"`
+	Score        *float64       `json:"score,omitempty"`
+	Elo          *float64       `json:"elo,omitempty"`
+	EloMargin95  *float64       `json:"elo_margin95,omitempty"`
+	LOS          float64        `json:"los"`
+	Endings      map[string]int `json:"endings"`
+	SPRT         *sprtSummary   `json:"sprt,omitempty"`
+	Stopped      string         `json:"stopped,omitempty"`
+	WallSeconds  float64        `json:"wall_seconds"`
+	GamesFile    string         `json:"games_file"`
+}
+
+type wld struct {
+	Wins   int `json:"wins"`
+	Losses int `json:"losses"`
+	Draws  int `json:"draws"`
+}
+
+type sprtSummary struct {
+	Elo0    float64 `json:"elo0"`
+	Elo1    float64 `json:"elo1"`
+	Alpha   float64 `json:"alpha"`
+	Beta    float64 `json:"beta"`
+	LLR     float64 `json:"llr"`
+	Lower   float64 `json:"lower"`
+	Upper   float64 `json:"upper"`
+	Verdict string  `json:"verdict"`
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// writeSummary writes the match's JSON summary.
+func writeSummary(path string, f *matchFlags, cfg translate.MatchConfig, res translate.MatchResult) error {
+	t := res.Stats.Total
+	elo, margin := t.Elo()
+	conv := func(s translate.MatchScore) wld { return wld{s.Wins, s.Losses, s.Draws} }
+	s := summary{
+		White: cfg.White, Black: cfg.Black,
+		WhiteTC: cfg.TCOf(true).String(), BlackTC: cfg.TCOf(false).String(),
+		Openings: openingsText(f, cfg), MaxPlies: cfg.MaxPlies,
+		GamesPlanned: cfg.Games, GamesPlayed: len(res.Games), Concurrency: cfg.Concurrency,
+		AsWhite: conv(res.Stats.AsWhite), AsBlack: conv(res.Stats.AsBlack), Total: conv(t),
+		Score: finite(t.Ratio()), Elo: finite(elo), EloMargin95: finite(margin), LOS: t.LOS(),
+		Endings: endingCounts(res.Games), Stopped: res.Stopped, WallSeconds: res.Elapsed.Seconds(),
+		GamesFile: f.out,
+	}
+	if r := res.SPRT; r != nil {
+		s.SPRT = &sprtSummary{r.Test.Elo0, r.Test.Elo1, r.Test.Alpha, r.Test.Beta, r.LLR, r.Lower, r.Upper, r.Verdict.String()}
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}

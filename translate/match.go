@@ -1,0 +1,629 @@
+package translate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// This file is the referee of engine-vs-engine matches: hivebridge holds the
+// canonical game, asks the engine of the side to move for its move through
+// any backend, checks it, and tells both engines. It is the "three engine
+// model" of the UHP remote-play proposal with hivebridge as the third.
+
+// TimeControl is how long an engine may think over each move. Exactly one of
+// its three forms is set: a fixed depth, a fixed time per move, or a clock
+// per side with an increment (Fischer), from which each move gets an
+// allocation and whose exhaustion loses the game on time.
+type TimeControl struct {
+	Depth    int           // depth=N: search N plies, however long it takes
+	MoveTime time.Duration // movetime=S: S seconds per move
+	Clock    time.Duration // time=S+inc: S seconds for the whole game...
+	Inc      time.Duration // ...plus inc seconds added after each move
+}
+
+// ParseTimeControl reads "depth=N", "movetime=S" or "time=S+inc", with S and
+// inc in seconds, possibly fractional ("time=60+0.5"; "time=60" has no
+// increment).
+func ParseTimeControl(s string) (TimeControl, error) {
+	key, value, found := strings.Cut(strings.TrimSpace(s), "=")
+	bad := func(why string) (TimeControl, error) {
+		return TimeControl{}, fmt.Errorf("time control %q: %s; want depth=N, movetime=S or time=S+inc (seconds)", s, why)
+	}
+	if !found {
+		return bad("no =")
+	}
+	switch strings.ToLower(key) {
+	case "depth":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 {
+			return bad("the depth must be a whole number of plies, at least 1")
+		}
+		return TimeControl{Depth: n}, nil
+	case "movetime":
+		d, err := parseSeconds(value)
+		if err != nil || d <= 0 {
+			return bad("the time per move must be a positive number of seconds")
+		}
+		return TimeControl{MoveTime: d}, nil
+	case "time":
+		base, inc, _ := strings.Cut(value, "+")
+		b, err := parseSeconds(base)
+		if err != nil || b <= 0 {
+			return bad("the clock must be a positive number of seconds")
+		}
+		var i time.Duration
+		if inc != "" {
+			if i, err = parseSeconds(inc); err != nil || i < 0 {
+				return bad("the increment must be a number of seconds, 0 or more")
+			}
+		}
+		return TimeControl{Clock: b, Inc: i}, nil
+	}
+	return bad("unknown kind " + strconv.Quote(key))
+}
+
+func parseSeconds(s string) (time.Duration, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || f != f || f > 1e6 {
+		return 0, errors.New("not a number of seconds")
+	}
+	return time.Duration(f * float64(time.Second)).Round(time.Millisecond), nil
+}
+
+// String writes the time control as ParseTimeControl reads it.
+func (tc TimeControl) String() string {
+	secs := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+	switch {
+	case tc.Depth > 0:
+		return "depth=" + strconv.Itoa(tc.Depth)
+	case tc.MoveTime > 0:
+		return "movetime=" + secs(tc.MoveTime)
+	case tc.Clock > 0:
+		if tc.Inc > 0 {
+			return "time=" + secs(tc.Clock) + "+" + secs(tc.Inc)
+		}
+		return "time=" + secs(tc.Clock)
+	}
+	return "none"
+}
+
+// valid reports whether exactly one form is set.
+func (tc TimeControl) valid() bool {
+	n := 0
+	for _, set := range []bool{tc.Depth > 0, tc.MoveTime > 0, tc.Clock > 0} {
+		if set {
+			n++
+		}
+	}
+	return n == 1 && tc.Inc >= 0 && (tc.Inc == 0 || tc.Clock > 0)
+}
+
+// movesToGo is the number of moves a clock is spread over: each move is
+// allotted remaining/movesToGo plus the increment, the usual rule of thumb
+// of engine testers (a Hive game between engines lasts 30 to 60 turns).
+const movesToGo = 30
+
+// allocation is the time a move may take with remaining on the clock. It
+// never exceeds half the remaining time, so an engine that keeps to its
+// allocation never loses on time.
+func (tc TimeControl) allocation(remaining time.Duration) time.Duration {
+	return max(min(remaining/movesToGo+tc.Inc, remaining/2), time.Millisecond)
+}
+
+// DefaultMaxPlies is the move cap when MatchConfig.MaxPlies is 0: 200 turns
+// of each side. Two engines that shuffle pieces without repeating a
+// position would otherwise play for ever.
+const DefaultMaxPlies = 400
+
+// MatchConfig describes a match between two engines, A and B. A (White) plays
+// White in the even-numbered games and Black in the odd ones; B (Black) the
+// other way round. Games 2k and 2k+1 start from the same opening, so each
+// opening is played from both sides.
+type MatchConfig struct {
+	// White and Black are the backend specs of engines A and B, in the
+	// syntax of Open. The names say who is White in game 0; the colours
+	// alternate from game to game.
+	White, Black string
+	// WhiteOptions and BlackOptions are "Name=Value" engine options of A
+	// and B, checked against what each declares.
+	WhiteOptions, BlackOptions []string
+	// Games is the number of games to play (at least 1).
+	Games int
+	// GameType is the game type of random openings and of the empty
+	// opening; an openings file gives each opening its own.
+	GameType core.GameType
+	// TC is the time control of both engines; WhiteTC and BlackTC, when
+	// not nil, replace it for A and B respectively (so A at depth 3 can
+	// meet B at depth 1), whichever colour each plays.
+	TC               TimeControl
+	WhiteTC, BlackTC *TimeControl
+	// Openings, if any, are the start positions, used in turn: opening k
+	// starts games 2k and 2k+1, cycling when there are fewer openings than
+	// game pairs. With none, RandomPlies random legal plies from Seed
+	// start each pair (0: every game starts empty).
+	Openings    []uhp.GameString
+	RandomPlies int
+	Seed        uint64
+	// Concurrency is the number of games played at once, each with its
+	// own engines (at least 1).
+	Concurrency int
+	// MaxPlies is the move cap: a game that reaches this many plies
+	// (opening included) is adjudicated a draw. 0 means DefaultMaxPlies.
+	MaxPlies int
+	// SPRT, when not nil, stops the match as soon as the test accepts
+	// one of its hypotheses.
+	SPRT *SPRT
+	// Engine sets up the backends: the log and the timeouts. Its
+	// EngineOptions are ignored: WhiteOptions and BlackOptions apply.
+	Engine Config
+}
+
+// TCOf returns the time control of engine A (engineA true) or B.
+func (cfg *MatchConfig) TCOf(engineA bool) TimeControl {
+	switch {
+	case engineA && cfg.WhiteTC != nil:
+		return *cfg.WhiteTC
+	case !engineA && cfg.BlackTC != nil:
+		return *cfg.BlackTC
+	}
+	return cfg.TC
+}
+
+// GameRecord is one finished game of a match.
+type GameRecord struct {
+	Index      int         // 0-based number of the game in the match
+	AWhite     bool        // engine A played White
+	Opening    string      // the GameString of the start position
+	GameString string      // the whole game, as uhp.Describe writes it
+	Result     core.Result // WhiteWins, BlackWins or Draw
+	Reason     string      // how it ended: "white queen surrounded", "black forfeits on bestmove: ..."
+	Plies      int         // moves played, opening included
+	Elapsed    time.Duration
+}
+
+// AScore is engine A's points from the game: 1, 0.5 or 0.
+func (r GameRecord) AScore() float64 {
+	switch {
+	case r.Result == core.Draw:
+		return 0.5
+	case (r.Result == core.WhiteWins) == r.AWhite:
+		return 1
+	}
+	return 0
+}
+
+// MatchProgress is reported after each finished game, from one goroutine at a
+// time, in the order the games finish.
+type MatchProgress struct {
+	Game     GameRecord // the game just finished
+	Done     int        // games finished so far
+	Total    int        // games in the match
+	InFlight int        // games being played now
+	Stats    MatchStats // engine A's results so far
+	SPRT     *SPRTState // the test's state, when there is one
+}
+
+// MatchResult is the outcome of a match.
+type MatchResult struct {
+	Games   []GameRecord // the finished games, in game order
+	Stats   MatchStats   // engine A's results
+	SPRT    *SPRTState   // the test's state at the end, when there is one
+	Stopped string       // why the match ended before all its games ("" when it did not)
+	Elapsed time.Duration
+}
+
+// openings returns the start position of each game pair.
+func (cfg *MatchConfig) openings() ([]*core.Game, error) {
+	pairs := (cfg.Games + 1) / 2
+	out := make([]*core.Game, pairs)
+	if len(cfg.Openings) > 0 {
+		loaded := make([]*core.Game, len(cfg.Openings))
+		for i, gs := range cfg.Openings {
+			g, err := gs.Load(core.RepetitionDraw(true))
+			if err != nil {
+				return nil, fmt.Errorf("opening %d %q: %v", i+1, gs, err)
+			}
+			if g.Over() {
+				return nil, fmt.Errorf("opening %d %q: the game is already over", i+1, gs)
+			}
+			loaded[i] = g
+		}
+		for k := range out {
+			out[k] = loaded[k%len(loaded)]
+		}
+		return out, nil
+	}
+	for k := range out {
+		g, err := RandomOpening(cfg.GameType, cfg.RandomPlies, cfg.Seed, uint64(k))
+		if err != nil {
+			return nil, err
+		}
+		out[k] = g
+	}
+	return out, nil
+}
+
+// RandomOpening plays plies random legal moves from the start of a game of
+// type t. Opening k of seed s is the same on every machine and run, whatever
+// the other openings and the concurrency: it draws from its own PCG stream
+// (s, k). An opening that would end the game is drawn again from the same
+// stream.
+func RandomOpening(t core.GameType, plies int, seed, k uint64) (*core.Game, error) {
+	rng := rand.New(rand.NewPCG(seed, k))
+	var l core.MoveList
+	for range 100 {
+		g := core.NewGame(t, core.RepetitionDraw(true))
+		for range plies {
+			g.GenerateMoves(&l)
+			if l.Len() == 0 {
+				break
+			}
+			g.Play(l.At(rng.IntN(l.Len())))
+		}
+		if !g.Over() {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("no random opening of %d plies that leaves the game going", plies)
+}
+
+// ReadOpenings reads an openings file: one GameString a line; blank lines
+// and lines starting with # are skipped, and so is anything from a tab on,
+// so that the games file a match writes (--out) serves as openings too.
+// Each opening is checked against the rules.
+func ReadOpenings(r io.Reader) ([]uhp.GameString, error) {
+	var out []uhp.GameString
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		line, _, _ := strings.Cut(sc.Text(), "\t")
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		gs, err := uhp.ParseGameString(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		g, err := gs.Load()
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		if g.Over() {
+			return nil, fmt.Errorf("line %d: the game is already over", n)
+		}
+		out = append(out, gs)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no opening in the file")
+	}
+	return out, nil
+}
+
+// check reports a configuration that cannot run.
+func (cfg *MatchConfig) check() error {
+	switch {
+	case cfg.Games < 1:
+		return fmt.Errorf("the number of games must be at least 1, not %d", cfg.Games)
+	case cfg.Concurrency < 1:
+		return fmt.Errorf("the concurrency must be at least 1, not %d", cfg.Concurrency)
+	case cfg.RandomPlies < 0:
+		return fmt.Errorf("the number of random plies must be 0 or more, not %d", cfg.RandomPlies)
+	case cfg.MaxPlies < 0:
+		return fmt.Errorf("the move cap must be 0 (the default) or more, not %d", cfg.MaxPlies)
+	case len(cfg.Openings) > 0 && cfg.RandomPlies > 0:
+		return errors.New("openings and random plies exclude each other")
+	}
+	for _, side := range []struct {
+		name string
+		tc   TimeControl
+	}{{"A", cfg.TCOf(true)}, {"B", cfg.TCOf(false)}} {
+		if !side.tc.valid() {
+			return fmt.Errorf("engine %s has no valid time control (%s)", side.name, side.tc)
+		}
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// preflight opens each engine once before the match, so that a bad spec, a
+// bad option or a game type an engine does not play stops the match at once
+// with one clear error rather than forfeiting every game.
+func (cfg *MatchConfig) preflight(ctx context.Context, starts []*core.Game) error {
+	for _, side := range []struct {
+		name, spec string
+		options    []string
+	}{{"A", cfg.White, cfg.WhiteOptions}, {"B", cfg.Black, cfg.BlackOptions}} {
+		e, err := cfg.open(ctx, side.spec, side.options, side.name)
+		if err != nil {
+			return fmt.Errorf("engine %s: %v", side.name, err)
+		}
+		expansions := e.Info().Expansions
+		id := e.Info().ID
+		e.Close()
+		for _, g := range starts {
+			if g.Type()&^expansions != 0 {
+				return fmt.Errorf("engine %s (%s) does not play %s games", side.name, id, uhp.FormatGameType(g.Type()))
+			}
+		}
+	}
+	return nil
+}
+
+// open starts one engine with its options.
+func (cfg *MatchConfig) open(ctx context.Context, spec string, options []string, label string) (Engine, error) {
+	c := cfg.Engine
+	c.EngineOptions = options
+	c.Log = c.Log.With().Str("match_engine", label).Logger()
+	return Open(ctx, spec, c)
+}
+
+// outcome is what a worker hands the collector: a finished game, or none
+// when the match was stopped while it was being played.
+type outcome struct {
+	rec      GameRecord
+	finished bool
+}
+
+// RunMatch plays the match and returns every finished game with engine A's
+// statistics. progress, if not nil, is called after each game. The match
+// stops early when ctx ends (the games in flight are abandoned and ctx's
+// error returned with what was finished) or when the SPRT accepts a
+// hypothesis. Every engine it starts is closed before it returns.
+func RunMatch(ctx context.Context, cfg MatchConfig, progress func(MatchProgress)) (MatchResult, error) {
+	start := time.Now()
+	if cfg.MaxPlies == 0 {
+		cfg.MaxPlies = DefaultMaxPlies
+	}
+	if cfg.Engine.Timeouts == (Timeouts{}) {
+		cfg.Engine.Timeouts = DefaultTimeouts()
+	}
+	if err := cfg.check(); err != nil {
+		return MatchResult{}, err
+	}
+	starts, err := cfg.openings()
+	if err != nil {
+		return MatchResult{}, err
+	}
+	if err := cfg.preflight(ctx, starts); err != nil {
+		return MatchResult{}, err
+	}
+
+	matchCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	jobs := make(chan int)
+	results := make(chan outcome)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // the feeder: one game number per free worker
+		defer wg.Done()
+		defer close(jobs)
+		for i := range cfg.Games {
+			select {
+			case jobs <- i:
+			case <-matchCtx.Done():
+				return
+			}
+		}
+	}()
+	workers := min(cfg.Concurrency, cfg.Games)
+	var running atomic.Int32 // games being played, for MatchProgress only
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				running.Add(1)
+				rec, finished := cfg.playGame(matchCtx, i, starts[i/2])
+				running.Add(-1)
+				results <- outcome{rec, finished}
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	var res MatchResult
+	var sprt *SPRTState
+	if cfg.SPRT != nil {
+		sprt = &SPRTState{Test: *cfg.SPRT}
+	}
+	for o := range results { // read to the end, so no worker is left blocked
+		if !o.finished || res.Stopped != "" {
+			continue
+		}
+		res.Games = append(res.Games, o.rec)
+		res.Stats.Add(o.rec)
+		if sprt != nil {
+			sprt.Update(res.Stats.Total)
+			if sprt.Verdict != SPRTContinue {
+				res.Stopped = "SPRT: " + sprt.Verdict.String()
+				stop()
+			}
+		}
+		if progress != nil {
+			p := MatchProgress{Game: o.rec, Done: len(res.Games), Total: cfg.Games, InFlight: int(running.Load()), Stats: res.Stats}
+			if sprt != nil {
+				s := *sprt
+				p.SPRT = &s
+			}
+			progress(p)
+		}
+	}
+	sort.Slice(res.Games, func(i, j int) bool { return res.Games[i].Index < res.Games[j].Index })
+	res.SPRT = sprt
+	res.Elapsed = time.Since(start)
+	if err := ctx.Err(); err != nil && res.Stopped == "" {
+		res.Stopped = "interrupted"
+		return res, err
+	}
+	return res, nil
+}
+
+// forfeit is an engine's failure that loses it the game.
+type forfeit struct {
+	color core.Color
+	why   string
+}
+
+// playGame plays game i of the match from start. finished is false when the
+// match was stopped before the game ended: its record means nothing.
+func (cfg *MatchConfig) playGame(ctx context.Context, i int, start *core.Game) (rec GameRecord, finished bool) {
+	began := time.Now()
+	aWhite := i%2 == 0
+	g := start.Clone()
+	g.SetRepetitionDraw(true)
+	rec = GameRecord{Index: i, AWhite: aWhite, Opening: uhp.Describe(start).String()}
+	end := func(result core.Result, reason string) (GameRecord, bool) {
+		if ctx.Err() != nil {
+			return rec, false // an engine failing because the match stopped is no forfeit
+		}
+		// After a forfeit or an adjudication the GameString still says
+		// InProgress: it is the board as played; Result is the verdict.
+		rec.GameString = uhp.Describe(g).String()
+		rec.Result, rec.Reason, rec.Plies, rec.Elapsed = result, reason, g.MovesPlayed(), time.Since(began)
+		return rec, true
+	}
+	lose := func(f forfeit) (GameRecord, bool) {
+		winner := core.WhiteWins
+		if f.color == core.White {
+			winner = core.BlackWins
+		}
+		return end(winner, f.why)
+	}
+
+	// engines[c] is the engine playing colour c; tcs[c] its time control.
+	var engines [2]Engine
+	var tcs [2]TimeControl
+	sides := [2]struct {
+		spec    string
+		options []string
+		label   string
+		a       bool
+	}{{cfg.White, cfg.WhiteOptions, "A", true}, {cfg.Black, cfg.BlackOptions, "B", false}}
+	if !aWhite {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	defer func() {
+		for _, e := range engines {
+			if e != nil {
+				e.Close()
+			}
+		}
+	}()
+	for c := core.White; c <= core.Black; c++ {
+		s := sides[c]
+		e, err := cfg.open(ctx, s.spec, s.options, fmt.Sprintf("%s game %d", s.label, i))
+		if err != nil {
+			return lose(forfeit{c, fmt.Sprintf("%s forfeits at start: %v", colourName(c), err)})
+		}
+		engines[c], tcs[c] = e, cfg.TCOf(s.a)
+	}
+	for c, e := range engines {
+		if err := e.NewGame(ctx, g); err != nil {
+			return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on newgame: %v", colourName(core.Color(c)), err)})
+		}
+	}
+	clocks := [2]time.Duration{tcs[0].Clock, tcs[1].Clock}
+	for !g.Over() {
+		if g.MovesPlayed() >= cfg.MaxPlies {
+			return end(core.Draw, fmt.Sprintf("move cap (%d plies)", cfg.MaxPlies))
+		}
+		me := g.ToMove()
+		m, f := cfg.askMove(ctx, engines[me], tcs[me], &clocks[me], me, g)
+		if f != nil {
+			return lose(*f)
+		}
+		text := uhp.FormatMove(m, g)
+		// The engine checked the move already; the referee's game is
+		// the canonical one, so it checks again.
+		if err := g.PlayChecked(m); err != nil {
+			return lose(forfeit{me, fmt.Sprintf("%s forfeits: illegal move %s: %v", colourName(me), text, err)})
+		}
+		for c, e := range engines {
+			if err := e.Play(ctx, m); err != nil {
+				return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on play %s: %v", colourName(core.Color(c)), text, err)})
+			}
+		}
+	}
+	return end(g.Result(), endReason(g))
+}
+
+// askMove asks the engine of colour me for its move within its time
+// control, charging its clock if it has one.
+func (cfg *MatchConfig) askMove(ctx context.Context, e Engine, tc TimeControl, clock *time.Duration, me core.Color, g *core.Game) (core.Move, *forfeit) {
+	limit := uhp.Limit{Depth: tc.Depth, Time: tc.MoveTime}
+	moveCtx := ctx
+	if tc.Clock > 0 {
+		limit = uhp.Limit{Time: tc.allocation(*clock)}
+		// The engine has lost once its clock is out: no point waiting.
+		var cancel context.CancelFunc
+		moveCtx, cancel = context.WithTimeout(ctx, *clock)
+		defer cancel()
+	}
+	asked := time.Now()
+	m, err := e.BestMove(moveCtx, limit, nil)
+	took := time.Since(asked)
+	if tc.Clock > 0 {
+		if took > *clock {
+			return core.NoMove, &forfeit{me, fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))}
+		}
+		*clock += tc.Inc - took
+	}
+	if err != nil {
+		return core.NoMove, &forfeit{me, fmt.Sprintf("%s forfeits on bestmove (%s): %v", colourName(me), describeLimit(limit), err)}
+	}
+	return m, nil
+}
+
+func describeLimit(l uhp.Limit) string {
+	if l.Time > 0 {
+		return "time " + FormatTime(l.Time)
+	}
+	return "depth " + strconv.Itoa(l.Depth)
+}
+
+// endReason says how a game that is over ended by the rules.
+func endReason(g *core.Game) string {
+	surrounded := func(c core.Color) bool {
+		cell := g.Position(core.Piece(c) * core.PiecesPerColor)
+		return cell != core.NoCell && g.Neighbors(cell) == 0x3F
+	}
+	w, b := surrounded(core.White), surrounded(core.Black)
+	switch {
+	case w && b:
+		return "both queens surrounded"
+	case w:
+		return "white queen surrounded"
+	case b:
+		return "black queen surrounded"
+	case g.Result() == core.Draw:
+		return "threefold repetition"
+	}
+	return "game over"
+}
+
+// side names a colour in a reason: "white" or "black".
+func colourName(c core.Color) string { return strings.ToLower(c.String()) }

@@ -1,0 +1,461 @@
+package translate_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate"
+)
+
+// fakeSpec makes this test binary a fake engine in the given mode for the
+// rest of the test, and returns its backend spec. At the end of the test
+// no fake may still run, and no goroutine of the match may be left.
+func fakeSpec(t *testing.T, mode string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", mode)
+	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
+	t.Cleanup(func() { checkNoProcessLeft(t, dir) })
+	return `uhp:"` + os.Args[0] + `"`
+}
+
+// checkGoroutines fails the test if, shortly after it, more goroutines run
+// than before it: a match must wait for everything it started.
+func checkGoroutines(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(3 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<16)
+			t.Errorf("%d goroutines left behind by the match:\n%s", n-before, buf[:runtime.Stack(buf, true)])
+		}
+	})
+}
+
+func tc(t *testing.T, s string) *translate.TimeControl {
+	t.Helper()
+	c, err := translate.ParseTimeControl(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+// matchConfig is a match of A against B with short engine timeouts.
+func matchConfig(t *testing.T, a, b string, games int, timeControl string) translate.MatchConfig {
+	return translate.MatchConfig{
+		White: a, Black: b, Games: games, TC: *tc(t, timeControl), Concurrency: 2, Seed: 1,
+		Engine: translate.Config{Log: zerolog.Nop(), Timeouts: testTimeouts},
+	}
+}
+
+// checkRecords checks what every match's records must satisfy: one per
+// game in order, colours alternating, each opening played from both sides,
+// a GameString that replays to the position the game ended in, a result
+// that agrees with its reason, and statistics that count every game.
+func checkRecords(t *testing.T, res translate.MatchResult, games int) {
+	t.Helper()
+	if len(res.Games) != games {
+		t.Fatalf("%d records, want %d", len(res.Games), games)
+	}
+	var st translate.MatchStats
+	for i, r := range res.Games {
+		if r.Index != i {
+			t.Fatalf("record %d is game %d", i, r.Index)
+		}
+		if r.AWhite != (i%2 == 0) {
+			t.Errorf("game %d: A White = %v; colours must alternate, A White in even games", i, r.AWhite)
+		}
+		if i%2 == 1 && r.Opening != res.Games[i-1].Opening {
+			t.Errorf("games %d and %d start from %q and %q, not the same opening", i-1, i, res.Games[i-1].Opening, r.Opening)
+		}
+		gs, err := uhp.ParseGameString(r.GameString)
+		if err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+		opening, err := uhp.ParseGameString(r.Opening)
+		if err != nil {
+			t.Fatalf("game %d: opening: %v", i, err)
+		}
+		if len(gs.Moves) < len(opening.Moves) || strings.Join(gs.Moves[:len(opening.Moves)], ";") != strings.Join(opening.Moves, ";") {
+			t.Errorf("game %d: GameString %q does not start with its opening %q", i, r.GameString, r.Opening)
+		}
+		g, err := gs.Load()
+		if err != nil {
+			t.Fatalf("game %d: GameString %q does not replay: %v", i, r.GameString, err)
+		}
+		if g.MovesPlayed() != r.Plies {
+			t.Errorf("game %d: %d plies recorded, %d in its GameString", i, r.Plies, g.MovesPlayed())
+		}
+		if r.Result != core.WhiteWins && r.Result != core.BlackWins && r.Result != core.Draw {
+			t.Errorf("game %d: result %v", i, r.Result)
+		}
+		byRules := strings.Contains(r.Reason, "surrounded") || r.Reason == "threefold repetition"
+		if byRules && g.Result() != r.Result {
+			t.Errorf("game %d ended by %q as %v, but its GameString replays to %v", i, r.Reason, r.Result, g.Result())
+		}
+		if !byRules && g.Over() {
+			t.Errorf("game %d ended by %q, but its GameString replays to a finished game", i, r.Reason)
+		}
+		st.Add(r)
+	}
+	if st != res.Stats {
+		t.Errorf("stats %+v, want %+v from the records", res.Stats, st)
+	}
+	if got := res.Stats.AsWhite.Games(); got != (games+1)/2 {
+		t.Errorf("A played White in %d games, want %d", got, (games+1)/2)
+	}
+}
+
+// TestMatchNative plays native at depth 2 against native at depth 1, each
+// with its own time control, two games at a time.
+func TestMatchNative(t *testing.T) {
+	checkGoroutines(t)
+	cfg := matchConfig(t, "native", "native", 4, "depth=1")
+	cfg.WhiteTC, cfg.BlackTC = tc(t, "depth=2"), tc(t, "depth=1")
+	cfg.RandomPlies = 2
+	var progress []translate.MatchProgress
+	res, err := translate.RunMatch(context.Background(), cfg, func(p translate.MatchProgress) { progress = append(progress, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 4)
+	if res.Stopped != "" || res.SPRT != nil {
+		t.Errorf("Stopped %q, SPRT %v; want neither", res.Stopped, res.SPRT)
+	}
+	if len(progress) != 4 || progress[3].Done != 4 || progress[3].Total != 4 || progress[3].Stats != res.Stats {
+		t.Errorf("progress reports %+v", progress)
+	}
+	for i, r := range res.Games {
+		if gs, _ := uhp.ParseGameString(r.Opening); len(gs.Moves) != 2 {
+			t.Errorf("game %d: opening %q has not 2 plies", i, r.Opening)
+		}
+		t.Logf("game %d (A White %v): %v, %s, %d plies", i, r.AWhite, r.Result, r.Reason, r.Plies)
+	}
+}
+
+// TestMatchForfeits pits misbehaving engines against the native one: the
+// misbehaving engine loses every game, as White and as Black, and the
+// reason says what it did.
+func TestMatchForfeits(t *testing.T) {
+	for _, tcase := range []struct {
+		mode, tc, want string
+	}{
+		{"always-illegal", "depth=1", `with "pass", which is not a legal move`},
+		{"always-garbage", "depth=1", `with "banana split", which is not a legal move`},
+		{"always-crash", "depth=1", "exited while answering"},
+		{"always-hang", "movetime=0.1", "did not answer"},
+	} {
+		t.Run(tcase.mode, func(t *testing.T) {
+			checkGoroutines(t)
+			cfg := matchConfig(t, fakeSpec(t, tcase.mode), "native", 2, tcase.tc)
+			res, err := translate.RunMatch(context.Background(), cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRecords(t, res, 2)
+			if want := (translate.MatchScore{Losses: 2}); res.Stats.Total != want {
+				t.Errorf("A scored %+v, want two losses", res.Stats.Total)
+			}
+			for i, r := range res.Games {
+				colour := map[bool]string{true: "white", false: "black"}[r.AWhite]
+				prefix := colour + " forfeits on bestmove"
+				if !strings.HasPrefix(r.Reason, prefix) || !strings.Contains(r.Reason, tcase.want) {
+					t.Errorf("game %d: reason %q, want %q ... %q", i, r.Reason, prefix, tcase.want)
+				}
+				// It lost at its first move: White at once, Black
+				// after White's one.
+				if r.Plies != i%2 {
+					t.Errorf("game %d: %d plies, want %d", i, r.Plies, i%2)
+				}
+			}
+		})
+	}
+}
+
+// TestMatchLosesOnTime gives a fake that sleeps 300 ms before each answer
+// a clock of 0.2 s (its own time control; the native engine plays at depth
+// 1): it loses each game on time at its first move, as White and as Black.
+func TestMatchLosesOnTime(t *testing.T) {
+	checkGoroutines(t)
+	cfg := matchConfig(t, fakeSpec(t, "always-slow"), "native", 2, "depth=1")
+	cfg.WhiteTC = tc(t, "time=0.2")
+	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 2)
+	for i, r := range res.Games {
+		colour := map[bool]string{true: "white", false: "black"}[r.AWhite]
+		if !strings.HasPrefix(r.Reason, colour+" loses on time: took ") || !strings.HasSuffix(r.Reason, "with 200ms on its clock") {
+			t.Errorf("game %d: reason %q, want %s losing on time with 200ms on its clock", i, r.Reason, colour)
+		}
+	}
+	if res.Stats.Total.Losses != 2 {
+		t.Errorf("A scored %+v, want two losses", res.Stats.Total)
+	}
+}
+
+// TestMatchClock plays whole games on a clock with an increment: each
+// move's allocation comes from the remaining time, and engines that answer
+// at once never lose on time. (The fakes answer at once: the native
+// engine, under the race detector on a loaded machine, can overshoot a
+// short allocation by seconds, since its first ply ignores the clock.)
+func TestMatchClock(t *testing.T) {
+	checkGoroutines(t)
+	spec := fakeSpec(t, "good")
+	cfg := matchConfig(t, spec, spec, 2, "time=2+0.05")
+	cfg.RandomPlies, cfg.MaxPlies = 2, 40
+	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 2)
+	for i, r := range res.Games {
+		if strings.Contains(r.Reason, "time") || r.Plies < 10 {
+			t.Errorf("game %d: %s after %d plies", i, r.Reason, r.Plies)
+		}
+	}
+}
+
+// TestMatchMoveCap adjudicates games that reach the move cap as draws.
+func TestMatchMoveCap(t *testing.T) {
+	cfg := matchConfig(t, "native", "native", 2, "depth=1")
+	cfg.RandomPlies, cfg.MaxPlies = 2, 10
+	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 2)
+	for i, r := range res.Games {
+		if r.Result != core.Draw || r.Reason != "move cap (10 plies)" || r.Plies != 10 {
+			t.Errorf("game %d: %v, %q after %d plies; want a draw by the move cap after 10", i, r.Result, r.Reason, r.Plies)
+		}
+		if !strings.Contains(r.GameString, ";InProgress;White[6]") {
+			t.Errorf("game %d: GameString %q, want the board as left, in progress at White[6]", i, r.GameString)
+		}
+	}
+	if res.Stats.Total != (translate.MatchScore{Draws: 2}) {
+		t.Errorf("stats %+v, want two draws", res.Stats.Total)
+	}
+}
+
+// TestMatchRepetition adjudicates threefold repetition as a draw. From this
+// opening, two engines that each play their first legal move (the "good"
+// fakes) repeat a position a third time at ply 41.
+func TestMatchRepetition(t *testing.T) {
+	spec := fakeSpec(t, "good")
+	cfg := matchConfig(t, spec, spec, 2, "depth=1")
+	cfg.Openings = []uhp.GameString{mustGameString(t, "Base;InProgress;White[2];wS1;bS1 /wS1")}
+	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 2)
+	for i, r := range res.Games {
+		if r.Result != core.Draw || r.Reason != "threefold repetition" || r.Plies != 41 {
+			t.Errorf("game %d: %v, %q after %d plies; want a draw by threefold repetition after 41", i, r.Result, r.Reason, r.Plies)
+		}
+	}
+}
+
+func mustGameString(t *testing.T, s string) uhp.GameString {
+	t.Helper()
+	gs, err := uhp.ParseGameString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gs
+}
+
+// TestMatchReproducible: the same seed gives the same openings, whatever
+// the concurrency, and deterministic engines then play the same games; a
+// different seed gives different openings.
+func TestMatchReproducible(t *testing.T) {
+	run := func(seed uint64, concurrency int) []translate.GameRecord {
+		cfg := matchConfig(t, "native", "native", 4, "depth=1")
+		cfg.RandomPlies, cfg.Seed, cfg.Concurrency, cfg.MaxPlies = 3, seed, concurrency, 30
+		res, err := translate.RunMatch(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRecords(t, res, 4)
+		return res.Games
+	}
+	a, b, c := run(7, 1), run(7, 3), run(8, 2)
+	differ := 0
+	for i := range a {
+		if a[i].Opening != b[i].Opening || a[i].GameString != b[i].GameString || a[i].Result != b[i].Result || a[i].Reason != b[i].Reason {
+			t.Errorf("game %d differs between two runs of seed 7:\n%+v\n%+v", i, a[i], b[i])
+		}
+		if a[i].Opening != c[i].Opening {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Errorf("seeds 7 and 8 gave the same openings")
+	}
+
+	for k := uint64(0); k < 20; k++ {
+		g1, err1 := translate.RandomOpening(core.AllExpansions, 6, 42, k)
+		g2, err2 := translate.RandomOpening(core.AllExpansions, 6, 42, k)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		s1, s2 := uhp.Describe(g1).String(), uhp.Describe(g2).String()
+		if s1 != s2 || g1.MovesPlayed() != 6 || g1.Type() != core.AllExpansions || g1.Over() {
+			t.Errorf("RandomOpening(Base+MLP, 6, 42, %d) = %q then %q", k, s1, s2)
+		}
+	}
+}
+
+// TestMatchSPRTStops ends a match once the SPRT accepts a hypothesis. Both
+// engines always answer an illegal move, so White forfeits every game: A
+// loses, wins, loses..., an even score that accepts H0 of 0 against 400
+// Elo within a dozen games (at 5 wins and 5 losses, LLR -3.35).
+func TestMatchSPRTStops(t *testing.T) {
+	checkGoroutines(t)
+	spec := fakeSpec(t, "always-illegal")
+	cfg := matchConfig(t, spec, spec, 60, "depth=1")
+	test, _ := translate.ParseSPRT("0,400")
+	cfg.SPRT = &test
+	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SPRT == nil || res.SPRT.Verdict != translate.SPRTH0 || res.SPRT.LLR > res.SPRT.Lower {
+		t.Fatalf("SPRT %+v, want H0 accepted", res.SPRT)
+	}
+	if n := len(res.Games); n >= 20 || res.Stopped != "SPRT: H0 accepted" {
+		t.Errorf("%d games played, stopped %q; want an early stop by the SPRT", n, res.Stopped)
+	}
+	for _, r := range res.Games {
+		if !strings.HasPrefix(r.Reason, "white forfeits") {
+			t.Errorf("game %d: %s", r.Index, r.Reason)
+		}
+	}
+}
+
+// TestMatchCancelled stops a match when its context ends: the games in
+// flight are abandoned, not counted as forfeits, and every engine is gone.
+func TestMatchCancelled(t *testing.T) {
+	checkGoroutines(t)
+	cfg := matchConfig(t, fakeSpec(t, "always-hang"), "native", 4, "movetime=30")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := translate.RunMatch(ctx, cfg, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("RunMatch = %v, want the context's error", err)
+	}
+	if len(res.Games) != 0 || res.Stopped != "interrupted" {
+		t.Errorf("%d games, stopped %q; want none finished, interrupted", len(res.Games), res.Stopped)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the match took %v to stop", took)
+	}
+}
+
+// TestMatchConfigErrors: a match that cannot run fails at once, before
+// any game, with one clear error.
+func TestMatchConfigErrors(t *testing.T) {
+	for want, change := range map[string]func(*translate.MatchConfig){
+		"at least 1, not 0":       func(c *translate.MatchConfig) { c.Games = 0 },
+		"concurrency must be":     func(c *translate.MatchConfig) { c.Concurrency = 0 },
+		"no valid time control":   func(c *translate.MatchConfig) { c.TC = translate.TimeControl{} },
+		"engine B has no valid":   func(c *translate.MatchConfig) { c.BlackTC = &translate.TimeControl{Depth: 1, MoveTime: time.Second} },
+		"unknown backend":         func(c *translate.MatchConfig) { c.Black = "telnet:x" },
+		"declares no such option": func(c *translate.MatchConfig) { c.WhiteOptions = []string{"Hash=1"} },
+		"exclude each other":      func(c *translate.MatchConfig) { c.RandomPlies = 2; c.Openings = []uhp.GameString{{}} },
+		"elo0 (5) must be less":   func(c *translate.MatchConfig) { c.SPRT = &translate.SPRT{Elo0: 5, Elo1: 5, Alpha: 0.05, Beta: 0.05} },
+		`opening 1 "Base;InProgress`: func(c *translate.MatchConfig) {
+			c.Openings = []uhp.GameString{mustGameString(t, "Base;InProgress;White[1];wQ")}
+		},
+	} {
+		cfg := matchConfig(t, "native", "native", 2, "depth=1")
+		change(&cfg)
+		_, err := translate.RunMatch(context.Background(), cfg, nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("RunMatch = %v, want an error containing %q", err, want)
+		}
+	}
+}
+
+// TestMatchEngineWithoutGameType refuses, before the match, an engine
+// that does not play the openings' game type.
+func TestMatchEngineWithoutGameType(t *testing.T) {
+	cfg := matchConfig(t, "native", fakeSpec(t, "nocaps"), 2, "depth=1")
+	cfg.GameType, cfg.RandomPlies = core.WithPillbug, 1
+	_, err := translate.RunMatch(context.Background(), cfg, nil)
+	if err == nil || !strings.Contains(err.Error(), "engine B (fake nocaps) does not play Base+P games") {
+		t.Fatalf("RunMatch = %v, want a refusal of the game type", err)
+	}
+}
+
+// TestReadOpenings reads an openings file: comments, blank lines and
+// what follows a tab are skipped, and every opening is checked.
+func TestReadOpenings(t *testing.T) {
+	file := "# openings\n\nBase;InProgress;White[2];wS1;bS1 /wS1\n  Base+M;InProgress;Black[1];wM  \n" +
+		"Base;InProgress;White[2];wG1;bG1 wG1-\tWhiteWins\tgame=3\n"
+	got, err := translate.ReadOpenings(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, gs := range got {
+		lines = append(lines, gs.String())
+	}
+	want := "Base;InProgress;White[2];wS1;bS1 /wS1|Base+M;InProgress;Black[1];wM|Base;InProgress;White[2];wG1;bG1 wG1-"
+	if strings.Join(lines, "|") != want {
+		t.Errorf("openings %q, want %q", strings.Join(lines, "|"), want)
+	}
+	for file, want := range map[string]string{
+		"# nothing\n\n": "no opening",
+		"Base;InProgress;White[1]\nBase;Nonsense;x\n":  "line 2: ",
+		"\nBase;InProgress;White[2];wQ\n":              `line 2: move 1 "wQ": You can't play your Queen Bee on your first turn.`,
+		"Base;InProgress;White[2];wS1;bS1 /wS1;wQ bS1": "line 1: move 3",
+	} {
+		if _, err := translate.ReadOpenings(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadOpenings(%q) = %v, want an error containing %q", file, err, want)
+		}
+	}
+}
+
+// TestParseTimeControl reads the three forms and refuses anything else.
+func TestParseTimeControl(t *testing.T) {
+	for in, want := range map[string]translate.TimeControl{
+		"depth=3":       {Depth: 3},
+		"movetime=0.25": {MoveTime: 250 * time.Millisecond},
+		"MOVETIME=2":    {MoveTime: 2 * time.Second},
+		"time=60+0.5":   {Clock: time.Minute, Inc: 500 * time.Millisecond},
+		"time=10":       {Clock: 10 * time.Second},
+		" time=1.5+0 ":  {Clock: 1500 * time.Millisecond},
+	} {
+		got, err := translate.ParseTimeControl(in)
+		if err != nil || got != want {
+			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v", in, got, err, want)
+			continue
+		}
+		if back, err := translate.ParseTimeControl(got.String()); err != nil || back != got {
+			t.Errorf("%q written as %q reads back as %+v, %v", in, got.String(), back, err)
+		}
+	}
+	for _, in := range []string{"", "depth", "depth=0", "depth=x", "movetime=0", "movetime=-1", "time=0", "time=5+-1", "time=a+1", "nodes=5", "movetime=NaN"} {
+		if _, err := translate.ParseTimeControl(in); err == nil || !strings.Contains(err.Error(), "want depth=N, movetime=S or time=S+inc") {
+			t.Errorf("ParseTimeControl(%q) = %v, want a refusal", in, err)
+		}
+	}
+}
