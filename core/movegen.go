@@ -93,6 +93,43 @@ func (g *Game) GenerateMoves(l *MoveList) {
 	}
 }
 
+// Throw is one use of the Pillbug's special ability: the piece that uses it
+// (a Pillbug, or a Mosquito touching one), the piece thrown and where it
+// lands. Protocols that spell a throw differently from a walk need it; as a
+// Move, a throw is just its piece and destination.
+type Throw struct {
+	User, Piece Piece
+	To          Cell
+}
+
+// Throws appends to dst every throw the side to move may make now, each
+// thrower separately, including those that land where the piece could also
+// walk: the Move of each is in GenerateMoves' list.
+func (g *Game) Throws(dst []Throw) []Throw {
+	me := g.ToMove()
+	if g.result != InProgress || g.gameType&WithPillbug == 0 || g.pos[queenOf(me)] == NoCell {
+		return dst
+	}
+	g.eachThrow(me, g.cutPieces(), nil, func(user, X Piece, to Cell) {
+		dst = append(dst, Throw{User: user, Piece: X, To: to})
+	})
+	return dst
+}
+
+// GenerateOwnMoves fills l with the legal moves of the side to move other
+// than throws: placements and each piece's own movement, and no Pass.
+func (g *Game) GenerateOwnMoves(l *MoveList) {
+	l.n = 0
+	if g.result != InProgress {
+		return
+	}
+	me := g.ToMove()
+	g.genPlacements(l, me)
+	if g.pos[queenOf(me)] != NoCell {
+		g.genPieces(l, me, g.cutPieces())
+	}
+}
+
 // Legal reports whether m is a legal move now.
 func (g *Game) Legal(m Move) bool {
 	var l MoveList
@@ -240,6 +277,15 @@ func (g *Game) countMoves(l *MoveList) int {
 // last turn, then the throws of its Pillbug (and of a Mosquito touching one).
 func (g *Game) genMovements(l *MoveList, me Color) {
 	pinned := g.cutPieces()
+	generated := g.genPieces(l, me, pinned)
+	if g.gameType&WithPillbug != 0 {
+		g.genThrows(l, me, pinned, generated)
+	}
+}
+
+// genPieces adds the moves of the side to move's pieces by themselves and
+// returns, one bit per piece, those whose moves it listed.
+func (g *Game) genPieces(l *MoveList, me Color, pinned uint32) uint32 {
 	base := Piece(me) * PiecesPerColor
 	var generated uint32
 	for own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1); own != 0; own &= own - 1 {
@@ -257,9 +303,7 @@ func (g *Game) genMovements(l *MoveList, me Color) {
 		g.gen.first[p], g.gen.end[p] = uint16(first), uint16(l.n)
 		generated |= 1 << p
 	}
-	if g.gameType&WithPillbug != 0 {
-		g.genThrows(l, me, pinned, generated)
-	}
+	return generated
 }
 
 // genPiece adds the moves of piece p, the top of cell c of height h. The
@@ -477,22 +521,44 @@ func (g *Game) genLadybug(l *MoveList, p Piece, c Cell) {
 // ground, lifts an adjacent piece of either colour onto itself and sets it
 // down on an empty cell next to itself. The thrown piece must sit alone on
 // its cell, must not be the piece moved last turn, must not split the hive,
-// and passes no gate of two stacks of height two or more, up or down.
+// and passes no gate of two stacks of height two or more, up or down. A
+// throw to a cell the piece can also reach by itself, or by the other
+// thrower, is the same move and listed once.
 func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
-	var throwers [2]Cell
+	g.eachThrow(me, pinned, func(X Piece) {
+		g.gen.newEpoch()
+		g.gen.mark[g.pos[X]] = g.gen.epoch
+		if generated&(1<<X) != 0 {
+			for _, m := range l.moves[g.gen.first[X]:g.gen.end[X]] {
+				g.gen.mark[m.To()] = g.gen.epoch
+			}
+		}
+	}, func(_, X Piece, to Cell) {
+		g.addDest(l, X, to)
+	})
+}
+
+// eachThrow calls begin with each piece that can be thrown, then each with
+// every throw of it: the thrower, the piece and where it lands. The piece is
+// lifted off the board while its throws are found.
+func (g *Game) eachThrow(me Color, pinned uint32, begin func(X Piece), each func(user, X Piece, to Cell)) {
+	var (
+		throwers [2]Cell
+		users    [2]Piece
+	)
 	nt := 0
 	base := Piece(me) * PiecesPerColor
 	// A Pillbug or Mosquito that was itself thrown last turn cannot use
 	// the ability now (it may not move at all this turn).
 	pill := base + Piece(bugFirstSlot[Pillbug])
 	if c := g.pos[pill]; c != NoCell && g.height[c] == 1 && pill != g.lastMoved {
-		throwers[nt] = c
+		throwers[nt], users[nt] = c, pill
 		nt++
 	}
 	if g.gameType&WithMosquito != 0 {
 		mosq := base + Piece(bugFirstSlot[Mosquito])
 		if c := g.pos[mosq]; c != NoCell && g.height[c] == 1 && mosq != g.lastMoved && g.touchesBug(c, Pillbug) {
-			throwers[nt] = c
+			throwers[nt], users[nt] = c, mosq
 			nt++
 		}
 	}
@@ -511,23 +577,19 @@ func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
 	for ; targets != 0; targets &= targets - 1 {
 		X := Piece(bits.TrailingZeros32(targets))
 		x := g.pos[X]
-		g.gen.newEpoch()
-		g.gen.mark[x] = g.gen.epoch
-		if generated&(1<<X) != 0 {
-			for _, m := range l.moves[g.gen.first[X]:g.gen.end[X]] {
-				g.gen.mark[m.To()] = g.gen.epoch
-			}
+		if begin != nil {
+			begin(X)
 		}
 		g.height[x] = 0
 		g.vacate(x)
-		for _, t := range throwers[:nt] {
+		for i, t := range throwers[:nt] {
 			up, adjacent := t.DirectionTo(x)
 			if !adjacent || g.gateBlocks(t, up, 1, 0) {
 				continue
 			}
 			for d := Direction(0); d < NumDirections; d++ {
-				if z := t.Neighbor(d); g.height[z] == 0 && !g.gateBlocks(t, d, 1, 0) {
-					g.addDest(l, X, z)
+				if z := t.Neighbor(d); z != x && g.height[z] == 0 && !g.gateBlocks(t, d, 1, 0) {
+					each(users[i], X, z)
 				}
 			}
 		}
