@@ -6,7 +6,6 @@ package translate
 
 import (
 	"context"
-	"errors"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
@@ -38,8 +37,14 @@ type Engine interface {
 	Close() error
 }
 
+// Error is an error that is a constant, so that the package's sentinel
+// errors cannot be reassigned.
+type Error string
+
+func (e Error) Error() string { return string(e) }
+
 // errNoGame is returned by an engine asked to play or think with no game.
-var errNoGame = errors.New("the engine has no game: NewGame comes first")
+const errNoGame Error = "the engine has no game: NewGame comes first"
 
 // Searcher adapts an Engine to what a UHP engine session needs: each
 // search starts by handing the engine the session's current game.

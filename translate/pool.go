@@ -2,7 +2,6 @@ package translate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -44,7 +43,7 @@ func NewPool(open func(context.Context) (Engine, error), cfg PoolConfig) *Pool {
 }
 
 // ErrPoolClosed is returned once the pool has been closed.
-var ErrPoolClosed = errors.New("the server is shutting down")
+const ErrPoolClosed Error = "the server is shutting down"
 
 // Acquire borrows an engine, opening one if the limit allows, else
 // waiting for one to come back.

@@ -3,7 +3,6 @@ package uhp
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -55,7 +54,7 @@ func (c *Client) read(r io.Reader) {
 func (c *Client) Ended() <-chan struct{} { return c.ended }
 
 // ErrEngineGone is returned once the engine's output has ended.
-var ErrEngineGone = errors.New("the engine's output ended")
+const ErrEngineGone Error = "the engine's output ended"
 
 // EngineError is an err or invalidmove line of an engine's answer.
 type EngineError struct {

@@ -225,11 +225,17 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 // than err: an illegal or unparsable move.
 type invalidMove struct{ error }
 
+// Error is an error that is a constant: the package's sentinel errors are
+// constants rather than variables, so nothing can reassign them.
+type Error string
+
+func (e Error) Error() string { return string(e) }
+
 // The reference engine's words for its common errors.
-var (
-	errInvalidCommand = errors.New("Invalid command. Try 'help' to see a list of valid commands.")
-	errNoGame         = errors.New("No game in progress. Try 'newgame' to start a new game.")
-	errGameOver       = errors.New("The game is over. Try 'newgame' to start a new game.")
+const (
+	errInvalidCommand Error = "Invalid command. Try 'help' to see a list of valid commands."
+	errNoGame         Error = "No game in progress. Try 'newgame' to start a new game."
+	errGameOver       Error = "The game is over. Try 'newgame' to start a new game."
 )
 
 func (e *Engine) dispatch(ctx context.Context, cmd string, args []string, w io.Writer) error {
