@@ -79,6 +79,15 @@ func (s *generator) newEpochs(n uint32) uint32 {
 // (piece, destination) once, a lone Pass when nothing else is legal, and
 // nothing at all once the game is over.
 func (g *Game) GenerateMoves(l *MoveList) {
+	g.generate(l, true)
+	if l.n == 0 && g.result == InProgress {
+		l.add(Pass)
+	}
+}
+
+// generate fills l with the placements and the moves of the pieces on the
+// board, their throws too when withThrows is set.
+func (g *Game) generate(l *MoveList, withThrows bool) {
 	l.n = 0
 	if g.result != InProgress {
 		return
@@ -86,10 +95,7 @@ func (g *Game) GenerateMoves(l *MoveList) {
 	me := g.ToMove()
 	g.genPlacements(l, me)
 	if g.pos[queenOf(me)] != NoCell {
-		g.genMovements(l, me)
-	}
-	if l.n == 0 {
-		l.add(Pass)
+		g.genMovements(l, me, withThrows)
 	}
 }
 
@@ -118,17 +124,7 @@ func (g *Game) Throws(dst []Throw) []Throw {
 
 // GenerateOwnMoves fills l with the legal moves of the side to move other
 // than throws: placements and each piece's own movement, and no Pass.
-func (g *Game) GenerateOwnMoves(l *MoveList) {
-	l.n = 0
-	if g.result != InProgress {
-		return
-	}
-	me := g.ToMove()
-	g.genPlacements(l, me)
-	if g.pos[queenOf(me)] != NoCell {
-		g.genPieces(l, me, g.cutPieces())
-	}
-}
+func (g *Game) GenerateOwnMoves(l *MoveList) { g.generate(l, false) }
 
 // Legal reports whether m is a legal move now.
 func (g *Game) Legal(m Move) bool {
@@ -263,7 +259,7 @@ func (g *Game) countMoves(l *MoveList) int {
 	}
 	if g.pos[queenOf(me)] != NoCell {
 		l.n = 0
-		g.genMovements(l, me)
+		g.genMovements(l, me, true)
 		n += l.n
 	}
 	if n == 0 {
@@ -274,11 +270,12 @@ func (g *Game) countMoves(l *MoveList) int {
 
 // genMovements adds the moves of the pieces on the board: each uncovered
 // piece of the side to move that would not split the hive and did not move
-// last turn, then the throws of its Pillbug (and of a Mosquito touching one).
-func (g *Game) genMovements(l *MoveList, me Color) {
+// last turn, then, when withThrows is set, the throws of its Pillbug (and of
+// a Mosquito touching one).
+func (g *Game) genMovements(l *MoveList, me Color, withThrows bool) {
 	pinned := g.cutPieces()
 	generated := g.genPieces(l, me, pinned)
-	if g.gameType&WithPillbug != 0 {
+	if withThrows && g.gameType&WithPillbug != 0 {
 		g.genThrows(l, me, pinned, generated)
 	}
 }
