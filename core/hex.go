@@ -80,3 +80,22 @@ func (c Cell) DirectionTo(n Cell) (Direction, bool) {
 	}
 	return 0, false
 }
+
+// Axial returns the axial offset (dq east, dr south-east) of one step in
+// direction d: what a protocol with absolute coordinates adds to a
+// neighbour's position to find a cell's.
+func (d Direction) Axial() (dq, dr int) {
+	switch d {
+	case East:
+		return 1, 0
+	case SouthEast:
+		return 0, 1
+	case SouthWest:
+		return -1, 1
+	case West:
+		return -1, 0
+	case NorthWest:
+		return 0, -1
+	}
+	return 1, -1 // NorthEast
+}
