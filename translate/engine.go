@@ -1,6 +1,6 @@
 // Package translate connects front ends to backends: the Engine interface
-// that every backend satisfies (the native searcher, a UHP engine process,
-// and later Hub and Choose-Turn JSON engines), the registry that opens a
+// that every backend satisfies (the native searcher, a UHP or Hub engine
+// process, and Choose-Turn JSON engines), the registry that opens a
 // backend from its spec, and the supervision of engine processes.
 package translate
 
@@ -45,6 +45,30 @@ func (e Error) Error() string { return string(e) }
 
 // errNoGame is returned by an engine asked to play or think with no game.
 const errNoGame Error = "the engine has no game: NewGame comes first"
+
+// undo takes back the last n moves of g, or none if it has fewer.
+func undo(g *core.Game, n int) error {
+	if n < 0 || n > g.MovesPlayed() {
+		return Error("cannot undo more moves than were played")
+	}
+	for range n {
+		g.Undo()
+	}
+	return nil
+}
+
+// Interruptible reports whether e, when the context of its BestMove is
+// cancelled, returns the best move it has found so far rather than an
+// error: the native searcher does, and so does a Hub engine, which answers
+// stop with done. A UHP engine process does not (UHP has no way to stop a
+// search and keep the engine), and a front end must answer for it.
+func Interruptible(e Engine) bool {
+	switch e.(type) {
+	case *Native, *HubProcess:
+		return true
+	}
+	return false
+}
 
 // Searcher adapts an Engine to what a UHP engine session needs: each
 // search starts by handing the engine the session's current game.

@@ -68,13 +68,7 @@ func (n *Native) Undo(_ context.Context, k int) error {
 	if n.game == nil {
 		return errNoGame
 	}
-	if k < 0 || k > n.game.MovesPlayed() {
-		return errors.New("cannot undo more moves than were played")
-	}
-	for range k {
-		n.game.Undo()
-	}
-	return nil
+	return undo(n.game, k)
 }
 
 // BestMove searches the game.

@@ -1,12 +1,10 @@
 package translate
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"strconv"
 	"sync"
 	"syscall"
@@ -48,14 +46,17 @@ type UHPProcess struct {
 	have    []core.Move   // the moves of the engine's game, when inStep
 	haveFor core.GameType // the type of the engine's game, when inStep
 	inStep  bool
+
+	// interrupted says the engine answered only when sent SIGINT: some
+	// engines then go on (the reference engine), others exit (hivebridge
+	// uhp), so it is asked for info before it is trusted again.
+	interrupted bool
 }
 
 // process is one run of the engine program.
 type process struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	*child
 	client *uhp.Client
-	exited chan struct{} // closed once the program has exited
 }
 
 // StartUHP starts a UHP engine program and reads its info and options.
@@ -91,43 +92,18 @@ func StartUHP(ctx context.Context, program string, args []string, cfg Config) (*
 
 // start runs the program and reads its unprompted info answer.
 func (p *UHPProcess) start(ctx context.Context) error {
-	cmd := exec.Command(p.program, p.args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdin, err := cmd.StdinPipe()
+	var client *uhp.Client
+	c, err := spawn(p.program, p.args, p.cfg.Log, func(stdout io.Reader, stdin io.Writer) <-chan struct{} {
+		client = uhp.NewClient(stdout, stdin)
+		return client.Ended()
+	})
 	if err != nil {
 		return err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("cannot start engine %s: %v", p.program, err)
-	}
-	proc := &process{cmd: cmd, stdin: stdin, client: uhp.NewClient(stdout, stdin), exited: make(chan struct{})}
-	log := p.cfg.Log.With().Str("engine", p.program).Int("pid", cmd.Process.Pid).Logger()
-	stderrDone := make(chan struct{})
-	go func() {
-		drainStderr(stderr, log)
-		close(stderrDone)
-	}()
-	go func() {
-		// Wait closes the pipes, so it must come after both are read to
-		// their end, or the engine's last words would be lost.
-		<-proc.client.Ended()
-		<-stderrDone
-		err := cmd.Wait()
-		log.Debug().AnErr("status", err).Msg("engine exited")
-		close(proc.exited)
-	}()
-	p.proc = proc
+	p.proc = &process{child: c, client: client}
 	wait, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Start)
 	defer cancel()
-	lines, err := proc.client.Await(wait, nil)
+	lines, err := client.Await(wait, nil)
 	if err == nil {
 		p.info, err = uhp.ParseInfo(lines)
 	}
@@ -140,48 +116,14 @@ func (p *UHPProcess) start(ctx context.Context) error {
 		return fmt.Errorf("engine %s did not start as a UHP engine (no info answer within %s): %v", p.program, p.cfg.Timeouts.Start, err)
 	}
 	p.log = p.cfg.Log.With().Str("engine", p.info.ID).Logger()
-	p.log.Info().Int("pid", cmd.Process.Pid).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Msg("engine started")
+	p.log.Info().Int("pid", c.pid()).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Msg("engine started")
 	return nil
-}
-
-// stderrLinesPerSecond bounds how much of an engine's standard error is
-// logged: a flood is counted, not copied.
-const stderrLinesPerSecond = 50
-
-// drainStderr logs the engine's standard error, line by line, never mixing
-// it into protocol output, and keeps reading so a chatty engine never
-// blocks on a full pipe.
-func drainStderr(r io.Reader, log zerolog.Logger) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 64*1024)
-	window, logged, dropped := time.Now(), 0, 0
-	for sc.Scan() {
-		if now := time.Now(); now.Sub(window) >= time.Second {
-			if dropped > 0 {
-				log.Warn().Int("lines", dropped).Msg("engine standard error flooded; lines dropped")
-			}
-			window, logged, dropped = now, 0, 0
-		}
-		switch {
-		case logged < stderrLinesPerSecond:
-			log.Info().Str("stderr", sc.Text()).Msg("engine said")
-			logged++
-		case dropped == 0:
-			log.Warn().Int("per_second", stderrLinesPerSecond).Msg("engine standard error flooded; logging it in part")
-			dropped++
-		default:
-			dropped++
-		}
-	}
-	if dropped > 0 {
-		log.Warn().Int("lines", dropped).Msg("engine standard error flooded; lines dropped")
-	}
 }
 
 // signal sends sig to the engine's whole process group.
 func (p *UHPProcess) signal(sig syscall.Signal) {
-	if p.proc != nil && p.proc.cmd.Process != nil {
-		syscall.Kill(-p.proc.cmd.Process.Pid, sig)
+	if p.proc != nil {
+		p.proc.signal(sig)
 	}
 }
 
@@ -190,15 +132,9 @@ func (p *UHPProcess) kill() {
 	if p.proc == nil {
 		return
 	}
-	p.signal(syscall.SIGKILL)
-	p.proc.stdin.Close()
-	select {
-	case <-p.proc.exited:
-	case <-time.After(5 * time.Second):
-		p.log.Error().Msg("engine did not exit after SIGKILL")
-	}
+	p.proc.kill()
 	p.proc = nil
-	p.inStep = false
+	p.inStep, p.interrupted = false, false
 }
 
 // restart replaces a failed engine with a new run of the program and sets
@@ -223,12 +159,27 @@ func (p *UHPProcess) restart(ctx context.Context, why string) error {
 // exchange sends one command and returns its answer, starting the engine
 // again first if an earlier failure left none running.
 func (p *UHPProcess) exchange(ctx context.Context, command string, timeout time.Duration, each func(string)) ([]string, error) {
-	if p.proc == nil {
-		if err := p.restart(ctx, "the last run failed"); err != nil {
-			return nil, err
-		}
+	if err := p.sound(ctx); err != nil {
+		return nil, err
 	}
 	return p.exchangeOnce(ctx, command, timeout, each)
+}
+
+// sound makes sure a run of the engine that can answer is under way: it
+// starts one again if an earlier failure left none, and asks an engine
+// that was interrupted for info, the cheapest command, starting it again if
+// the interrupt ended it.
+func (p *UHPProcess) sound(ctx context.Context) error {
+	if p.proc != nil && p.interrupted {
+		p.interrupted = false
+		if _, err := p.exchangeOnce(ctx, "info", p.cfg.Timeouts.Command, nil); err != nil {
+			p.log.Info().Err(err).Msg("engine did not survive its interrupt")
+		}
+	}
+	if p.proc == nil {
+		return p.restart(ctx, "the last run failed")
+	}
+	return nil
 }
 
 // exchangeOnce sends one command and awaits its answer within timeout.
@@ -256,6 +207,7 @@ func (p *UHPProcess) exchangeOnce(ctx context.Context, command string, timeout t
 		cancel()
 		if lateErr == nil {
 			p.log.Warn().Str("command", command).Msg("engine answered only when interrupted")
+			p.interrupted = true
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -326,13 +278,7 @@ func (p *UHPProcess) Undo(_ context.Context, n int) error {
 	if p.want == nil {
 		return errNoGame
 	}
-	if n < 0 || n > p.want.MovesPlayed() {
-		return errors.New("cannot undo more moves than were played")
-	}
-	for range n {
-		p.want.Undo()
-	}
-	return nil
+	return undo(p.want, n)
 }
 
 // maxReplay is how many moves the engine is sent one by one to catch up
@@ -436,6 +382,10 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit uhp.Limit, report func(
 	if p.want.Over() {
 		return core.NoMove, errors.New("The game is over: there is no move to search.")
 	}
+	// Before sync, which trusts the engine's game to be the last one sent.
+	if err := p.sound(ctx); err != nil {
+		return core.NoMove, err
+	}
 	if err := p.sync(ctx); err != nil {
 		return core.NoMove, err
 	}
@@ -477,11 +427,7 @@ func (p *UHPProcess) Close() error {
 		return nil
 	}
 	p.proc.client.Send("exit")
-	p.proc.stdin.Close()
-	select {
-	case <-p.proc.exited:
-	case <-time.After(p.cfg.Timeouts.Grace):
-	}
-	p.kill()
+	p.proc.close(p.cfg.Timeouts.Grace)
+	p.proc, p.inStep = nil, false
 	return nil
 }

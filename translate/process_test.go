@@ -325,8 +325,8 @@ func TestSpecs(t *testing.T) {
 		}
 	}
 	for spec, want := range map[string]string{
-		"hub:scan":                 "Hub engines are not supported yet",
-		"hivejson://127.0.0.1:1":   "Choose-Turn JSON modules are not supported yet",
+		"hub:/no/such/engine/here": "cannot start engine",
+		"hivejson://127.0.0.1:1":   "cannot reach the JSON AI module at 127.0.0.1:1",
 		"uhp:/no/such/engine/here": "cannot start engine",
 	} {
 		if _, err := translate.Open(context.Background(), spec, translate.Config{Log: zerolog.Nop()}); err == nil || !strings.Contains(err.Error(), want) {

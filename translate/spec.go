@@ -161,9 +161,9 @@ func Open(ctx context.Context, spec string, cfg Config) (Engine, error) {
 	case "uhp":
 		e, err = StartUHP(ctx, sp.Program, sp.Args, cfg)
 	case "hub":
-		return nil, fmt.Errorf("backend %q: Hub engines are not supported yet (planned: the Hub issue)", spec)
+		e, err = StartHub(ctx, sp.Program, sp.Args, cfg)
 	case "hivejson":
-		return nil, fmt.Errorf("backend %q: Choose-Turn JSON modules are not supported yet (planned: the JSON issue)", spec)
+		e, err = DialJSON(ctx, sp.Address, cfg)
 	}
 	if err != nil {
 		return nil, err

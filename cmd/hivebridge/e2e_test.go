@@ -24,6 +24,21 @@ const runMainVar = "HIVEBRIDGE_TEST_RUN_MAIN"
 // client on it, its info answer read.
 func hivebridge(t testing.TB, args ...string) *uhp.Client {
 	t.Helper()
+	stdin, stdout := runMain(t, args...)
+	c := uhp.NewClient(stdout, stdin)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Await(ctx, nil); err != nil {
+		t.Fatalf("hivebridge %s: no info answer: %v", strings.Join(args, " "), err)
+	}
+	return c
+}
+
+// runMain starts this binary as hivebridge with args, its standard error
+// discarded, and returns its standard input and output. The test fails if
+// it does not exit 0 within 10s of its input closing, at the end.
+func runMain(t testing.TB, args ...string) (io.WriteCloser, io.Reader) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), runMainVar+"=1")
 	cmd.Stderr = io.Discard
@@ -52,13 +67,7 @@ func hivebridge(t testing.TB, args ...string) *uhp.Client {
 			t.Errorf("hivebridge %s did not exit when its input closed", strings.Join(args, " "))
 		}
 	})
-	c := uhp.NewClient(stdout, stdin)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := c.Await(ctx, nil); err != nil {
-		t.Fatalf("hivebridge %s: no info answer: %v", strings.Join(args, " "), err)
-	}
-	return c
+	return stdin, stdout
 }
 
 // do sends a command and returns its answer, failing the test on an

@@ -1,10 +1,10 @@
-// Package hivejson holds the codecs of the Choose-Turn JSON API that the
-// older Hive AI modules speak (specs/hive-ai-tcp.txt, API 0.1.0), built to
-// what real peers send (design/hivejson-wire.md, which wins where the two
-// differ). It is pure: bytes and values in, values and bytes out, no
-// sockets, no clock, no package-level mutable state. The sessions that
-// use it (the AI-module server and the controller-side client) live
-// elsewhere.
+// Package hivejson speaks the Choose-Turn JSON API that the older Hive AI
+// modules speak (specs/hive-ai-tcp.txt, API 0.1.0), built to what real
+// peers send (design/hivejson-wire.md, which wins where the two differ).
+// Its codecs are pure: bytes and values in, values and bytes out, no
+// sockets, no clock, so that each can be fuzzed and round-tripped. The two
+// session loops that use them work on a connection they are given and
+// hold no package-level mutable state either.
 //
 //   - framing.go: the "<length>#<json>" frame, its length in UTF-16 code
 //     units, ASCII-only output, and an incremental Decoder that takes bytes
@@ -15,26 +15,24 @@
 //     "row,col" positions (Pos), stacks, hands, the turn history, and
 //     possible_turns computed by the core's rules (StateOf, GameOf,
 //     TurnOf, MoveOf, PossibleTurnsOf, Offered).
+//   - server.go: the AI module's side, a Server answering Greetings and
+//     Choose Turn on each controller's connection with a Searcher's move.
+//   - client.go: the controller's side, a Client sending one request at
+//     a time on a connection and reading its reply.
 //
 // There is no game-end message on the wire: the end of a game shows only in
 // a game_state, as game_over, winner, is_draw and a null possible_turns.
 //
-// Two things the core does not offer yet, and how this package does
-// without them:
+// One thing the core does not offer yet, and how this package does
+// without it: a game from a position with no history. GameOf rebuilds a
+// game by playing its turn_history, which real peers always send; a state
+// without one is refused (ErrNoHistory). A core set-up API would lift
+// that: something like core.NewGameAt(t GameType, stacks [][]Piece at
+// cells, ply int, lastMoved Piece, opts ...GameOption) (*Game, error),
+// validating piece counts and a connected hive, with History empty and the
+// start position's hash kept for the repetition rule.
 //
-//   - A game from a position with no history. GameOf rebuilds a game by
-//     playing its turn_history, which real peers always send; a state
-//     without one is refused (ErrNoHistory). A core set-up API would lift
-//     that: something like core.NewGameAt(t GameType, stacks [][]Piece at
-//     cells, ply int, lastMoved Piece, opts ...GameOption) (*Game, error),
-//     validating piece counts and a connected hive, with History empty
-//     and the start position's hash kept for the repetition rule.
-//   - The kind of a move. The core lists a piece and its destination once,
-//     whether the piece walks there or a Pillbug throws it, and the wire
-//     spells the two differently. This package lists throws itself from
-//     the core's exported facts, and finds a piece's own moves in a shadow
-//     game without the Pillbug's ability (see turns.go). A core call such
-//     as (*Game).GenerateThrows(dst []Throw) []Throw, with
-//     Throw{User, Piece Piece; To Cell}, plus a flag to GenerateMoves that
-//     leaves throws out, would replace both.
+// The wire spells a throw by the Pillbug differently from a piece's own
+// walk to the same cell; the core's Throws and GenerateOwnMoves list the
+// two apart (see turns.go).
 package hivejson

@@ -337,7 +337,7 @@ func TestChooseTurnPillbugFixture(t *testing.T) {
 	// The Queen reaches -1,1 by itself or by a throw: answer the Movement.
 	// It reaches 1,-1 only by a throw: answer the Special Ability.
 	wq, _ := core.MakePiece(core.White, core.Queen, 1)
-	tr, _, _ := trackGame(g, false, false)
+	tr, _, _ := trackGame(g, false)
 	cell := func(s string) core.Cell {
 		p, _ := ParsePos(s)
 		c, err := tr.cellOf(p)

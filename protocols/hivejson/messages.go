@@ -191,9 +191,25 @@ type ChooseTurnResponse struct {
 	RequestID    string `json:"request_id"`
 	GameID       string `json:"game_id"`
 	Turn
-	// Error is whatever the peer sent under "error"; hivebridge never
-	// sends it.
+	// Error is whatever the peer sent under "error". hivebridge sends it
+	// only for a request it cannot answer with a legal turn at all (see
+	// Refuse).
 	Error json.RawMessage `json:"error,omitempty"`
+}
+
+// Refuse returns the response that answers r with err instead of a turn.
+// It loses the game by penalty, but it ends the game rather than leaving
+// the controller waiting: "A silent AI hangs the original controller
+// forever" (wire doc).
+func (r *ChooseTurnRequest) Refuse(err error) ChooseTurnResponse {
+	msg, _ := json.Marshal(err.Error())
+	return ChooseTurnResponse{
+		ResponseType: TypeChooseTurn,
+		ResponseID:   r.RequestID,
+		RequestID:    r.RequestID,
+		GameID:       r.GameID,
+		Error:        msg,
+	}
 }
 
 // ID returns the id the response echoes: response_id, or request_id.

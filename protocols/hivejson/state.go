@@ -170,7 +170,7 @@ const (
 // move, since that is where the wire's coordinates come from; g itself is
 // not touched.
 func StateOf(g *core.Game) (GameState, error) {
-	tr, hist, err := trackGame(g, true, true)
+	tr, hist, err := trackGame(g, true)
 	if err != nil {
 		return GameState{}, err
 	}
@@ -333,7 +333,7 @@ func (tr *tracker) check(s GameState) error {
 // carry it there; a move that only a throw makes is spelled Special
 // Ability, with the Pillbug as ability_user in preference to a Mosquito.
 func TurnOf(m core.Move, g *core.Game) (Turn, error) {
-	tr, _, err := trackGame(g, true, false)
+	tr, _, err := trackGame(g, false)
 	if err != nil {
 		return Turn{}, err
 	}
@@ -355,7 +355,7 @@ func TurnOf(m core.Move, g *core.Game) (Turn, error) {
 // the mover's hand (see GameOf); a Forfeit is a pass, legal only when
 // nothing else is.
 func MoveOf(t Turn, g *core.Game) (core.Move, error) {
-	tr, _, err := trackGame(g, false, false)
+	tr, _, err := trackGame(g, false)
 	if err != nil {
 		return core.NoMove, err
 	}
@@ -370,22 +370,17 @@ func MoveOf(t Turn, g *core.Game) (core.Move, error) {
 type tracker struct {
 	g  *core.Game
 	at [core.NumPieces]axial
-	// shadow plays the same moves in a game without the Pillbug's special
-	// ability, to tell a piece's own moves from throws (see ownMove).
-	shadow *core.Game
 }
 
-// newTracker returns a tracker of a new game of type t, without the
-// shadow game (GameOf reads turns; it never spells them).
+// newTracker returns a tracker of a new game of type t.
 func newTracker(t core.GameType, opts ...core.GameOption) *tracker {
 	return &tracker{g: core.NewGame(t, opts...)}
 }
 
-// trackGame follows g's history in a copy of g. With shadow set it also
-// keeps the shadow game that spelling moves needs, and with history set it
-// spells each turn of the history. It fails if g does not start from the
-// empty board.
-func trackGame(g *core.Game, shadow, history bool) (*tracker, []Turn, error) {
+// trackGame follows g's history in a copy of g. With history set it spells
+// each turn of the history. It fails if g does not start from the empty
+// board.
+func trackGame(g *core.Game, history bool) (*tracker, []Turn, error) {
 	start := g.Clone()
 	for start.MovesPlayed() > 0 {
 		start.Undo()
@@ -394,9 +389,6 @@ func trackGame(g *core.Game, shadow, history bool) (*tracker, []Turn, error) {
 		return nil, nil, errors.New("hivejson: the game does not start from the empty board, so the wire's coordinates cannot be measured")
 	}
 	tr := &tracker{g: start}
-	if (shadow || history) && g.Type()&core.WithPillbug != 0 {
-		tr.shadow = core.NewGame(g.Type()&^core.WithPillbug, core.RepetitionDraw(false))
-	}
 	var turns []Turn
 	if history {
 		turns = make([]Turn, 0, g.MovesPlayed())
@@ -429,9 +421,6 @@ func (tr *tracker) play(m core.Move) error {
 		tr.at[m.Piece()] = a
 	}
 	tr.g.Play(m)
-	if tr.shadow != nil {
-		tr.shadow.Play(m)
-	}
 	return nil
 }
 

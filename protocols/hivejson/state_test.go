@@ -46,8 +46,8 @@ func randomGame(t core.GameType, seed uint64, plies int, visit func(g *core.Game
 		moves := l.Moves()
 		if rng.IntN(3) == 0 {
 			var special []core.Move
-			for _, th := range throwsOf(g) {
-				special = append(special, th.move())
+			for _, th := range g.Throws(nil) {
+				special = append(special, core.MakeMove(th.Piece, th.To))
 			}
 			for _, m := range moves {
 				if m != core.Pass && !g.InHand(m.Piece()) && g.Height(m.To()) > 0 {
@@ -72,7 +72,7 @@ func randomGame(t core.GameType, seed uint64, plies int, visit func(g *core.Game
 // not the mover's Pillbug or Mosquito next to both source and destination.
 func expand(t *testing.T, p *PossibleTurns, g *core.Game) []core.Move {
 	t.Helper()
-	tr, _, err := trackGame(g, false, false)
+	tr, _, err := trackGame(g, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,46 +207,6 @@ func TestRoundTripRandomGames(t *testing.T) {
 				t.Errorf("Special Ability turns: %d, of own pieces %d; want some of each", throws, ownThrows)
 			}
 		})
-	}
-}
-
-// TestThrowsAgreeWithCore checks throwsOf and the shadow game against the
-// core on random games with the Pillbug: every throw is a legal move, every
-// legal move of the opponent's piece is a throw, and every legal move of a
-// mover's piece on the board is its own move or a throw.
-func TestThrowsAgreeWithCore(t *testing.T) {
-	for _, typ := range []core.GameType{core.WithPillbug, core.WithPillbug | core.WithMosquito, core.WithPillbug | core.WithMosquito | core.WithLadybug} {
-		for seed := uint64(10); seed < 14; seed++ {
-			randomGame(typ, seed, 150, func(g *core.Game) {
-				tr, _, err := trackGame(g, true, false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				legal := legalMoves(g)
-				throws := map[core.Move]bool{}
-				for _, th := range throwsOf(g) {
-					if _, ok := slices.BinarySearch(legal, th.move()); !ok {
-						t.Fatalf("%s seed %d ply %d: throw %v by %v is not legal", gameTypeName(typ), seed, g.Ply(), th.move(), g.Top(th.user))
-					}
-					throws[th.move()] = true
-				}
-				own := tr.ownMoves()
-				for _, m := range own {
-					if _, ok := slices.BinarySearch(legal, m); !ok && !g.InHand(m.Piece()) {
-						t.Fatalf("%s seed %d ply %d: own move %v is not legal", gameTypeName(typ), seed, g.Ply(), m)
-					}
-				}
-				for _, m := range legal {
-					if m == core.Pass || g.InHand(m.Piece()) {
-						continue
-					}
-					_, isOwn := slices.BinarySearch(own, m)
-					if m.Piece().Color() != g.ToMove() && !throws[m] || !isOwn && !throws[m] {
-						t.Fatalf("%s seed %d ply %d: legal move %v is neither the piece's own nor a throw", gameTypeName(typ), seed, g.Ply(), m)
-					}
-				}
-			})
-		}
 	}
 }
 

@@ -11,122 +11,17 @@ import (
 // The wire spells a turn by its kind: a Placement, a Movement of a piece by
 // itself, or a Special Ability, a piece carried by a Pillbug (or a Mosquito
 // beside one). The core identifies a move by its effect alone, a piece and
-// its destination, and lists each once, so that it cannot say whether a
-// piece of the mover's that its Pillbug could throw to a cell could also
-// walk there. Two things answer that here, both built on the core's
-// exported API:
-//
-//   - throwsOf lists the throws, with their thrower, by the rules that the
-//     core's generator applies (its doc comment on genThrows);
-//   - the shadow game plays the same history in a game without the
-//     Pillbug's special ability (the game type without WithPillbug, the
-//     Pillbug itself still moving as a Pillbug), whose legal moves are then
-//     exactly the pieces' own moves.
-//
-// Tests check, on random games of every type, that the two together spell
-// every legal move of the core and nothing else. The shadow game leans on
-// the core's Play accepting a Pillbug in a game that does not list it,
-// which Play (unchecked by design) does; a core API that lists throws with
-// their thrower, or generates moves without them, would replace both (see
-// the package documentation).
+// its destination, and lists each once in GenerateMoves; for protocols
+// such as this one it also lists the two kinds apart: Throws gives each
+// throw with its thrower, and GenerateOwnMoves every other legal move. A
+// move in both lists is a turn of either spelling.
 
-// throw is one use of the Pillbug's special ability: the piece on a cell
-// next to user is carried to the empty cell to, also next to user.
-type throw struct {
-	user  core.Cell
-	piece core.Piece
-	to    core.Cell
-}
-
-func (th throw) move() core.Move { return core.MakeMove(th.piece, th.to) }
-
-// throwsOf lists the throws of the side to move, Pillbug first, then
-// Mosquito. The rules, as the core applies them: the thrower is the
-// mover's Pillbug, or its Mosquito while a Pillbug is on top of a stack
-// next to it, alone on its cell (on the ground, uncovered), and not moved
-// last turn; the thrown piece is next to it, alone on its cell, not moved
-// last turn, and not pinned (One Hive); it lands on an empty cell next to
-// the thrower; neither step passes a gate of two stacks both higher than
-// one piece. Like every move of a piece on the board, a throw needs the
-// mover's Queen on the board.
-func throwsOf(g *core.Game) []throw {
-	if g.Over() || g.Type()&core.WithPillbug == 0 {
-		return nil
-	}
-	me := g.ToMove()
-	if q, _ := core.MakePiece(me, core.Queen, 1); g.InHand(q) {
-		return nil
-	}
-	last := g.LastMoved()
-	var users [2]core.Cell
-	n := 0
-	canThrow := func(p core.Piece) bool {
-		return g.InPlay(p) && !g.InHand(p) && p != last && g.Height(g.Position(p)) == 1
-	}
-	if p, _ := core.MakePiece(me, core.Pillbug, 1); canThrow(p) {
-		users[n] = g.Position(p)
-		n++
-	}
-	if p, _ := core.MakePiece(me, core.Mosquito, 1); canThrow(p) && touchesBug(g, g.Position(p), core.Pillbug) {
-		users[n] = g.Position(p)
-		n++
-	}
-	if n == 0 {
-		return nil
-	}
-	pinned := g.Pinned()
-	var out []throw
-	for _, u := range users[:n] {
-		for d := core.Direction(0); d < core.NumDirections; d++ {
-			x := u.Neighbor(d)
-			if g.Height(x) != 1 {
-				continue
-			}
-			piece := g.Top(x)
-			if piece == last || pinned&(1<<piece) != 0 || gateBlocked(g, u, d) {
-				continue
-			}
-			for d2 := core.Direction(0); d2 < core.NumDirections; d2++ {
-				z := u.Neighbor(d2)
-				if z != x && g.Height(z) == 0 && !gateBlocked(g, u, d2) {
-					out = append(out, throw{user: u, piece: piece, to: z})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// gateBlocked reports whether a piece carried over a thrower on c, at the
-// height of one piece, is blocked stepping to or from c's neighbour d: both
-// stacks flanking the step are higher than one piece. (The thrown piece's
-// own cell, which it leaves, is never a flank of the step that matters
-// higher than one piece, so it need not be emptied first.)
-func gateBlocked(g *core.Game, c core.Cell, d core.Direction) bool {
-	return min(g.Height(c.Neighbor(d.CounterClockwise())), g.Height(c.Neighbor(d.Clockwise()))) > 1
-}
-
-func touchesBug(g *core.Game, c core.Cell, b core.Bug) bool {
-	for d := core.Direction(0); d < core.NumDirections; d++ {
-		if t := g.Top(c.Neighbor(d)); t != core.NoPiece && t.Bug() == b {
-			return true
-		}
-	}
-	return false
-}
-
-// ownMoves returns the sorted moves the side to move's pieces make by
-// themselves, from the shadow game; nil without a shadow game (no Pillbug
-// in play, so every move of a piece on the board is its own).
-func (tr *tracker) ownMoves() []core.Move {
-	if tr.shadow == nil {
-		return nil
-	}
+// isOwnMove reports whether m, a move of a piece of the side to move, is
+// one the piece makes by itself, not only by being thrown.
+func (tr *tracker) isOwnMove(m core.Move) bool {
 	var l core.MoveList
-	tr.shadow.GenerateMoves(&l)
-	own := slices.Clone(l.Moves())
-	slices.Sort(own)
-	return own
+	tr.g.GenerateOwnMoves(&l)
+	return l.Contains(m)
 }
 
 // turnOf spells m, a legal move of the tracked game (see TurnOf).
@@ -145,20 +40,22 @@ func (tr *tracker) turnOf(m core.Move) (Turn, error) {
 		return Turn{TurnType: TurnPlacement, PieceType: BugName(p.Bug()), Destination: dest}, nil
 	}
 	src := tr.at[p].pos().String()
-	throws := throwsOf(g)
-	i := slices.IndexFunc(throws, func(th throw) bool { return th.move() == m })
-	if p.Color() == g.ToMove() && i < 0 {
-		return Turn{TurnType: TurnMovement, Source: src, Destination: dest}, nil
-	}
-	if p.Color() == g.ToMove() {
-		if _, own := slices.BinarySearch(tr.ownMoves(), m); own {
-			return Turn{TurnType: TurnMovement, Source: src, Destination: dest}, nil
+	// The throw that makes m, by the Pillbug when both it and a Mosquito
+	// can.
+	throws := g.Throws(nil)
+	i := -1
+	for j, th := range throws {
+		if core.MakeMove(th.Piece, th.To) == m && (i < 0 || th.User.Bug() == core.Pillbug) {
+			i = j
 		}
+	}
+	if p.Color() == g.ToMove() && (i < 0 || tr.isOwnMove(m)) {
+		return Turn{TurnType: TurnMovement, Source: src, Destination: dest}, nil
 	}
 	if i < 0 {
 		return Turn{}, fmt.Errorf("%w: %v moves a piece of the player not to move, and no throw does that", ErrBadTurn, m)
 	}
-	return Turn{TurnType: TurnSpecialAbility, AbilityUser: tr.posOf(throws[i].user).String(), Source: src, Destination: dest}, nil
+	return Turn{TurnType: TurnSpecialAbility, AbilityUser: tr.at[throws[i].User].pos().String(), Source: src, Destination: dest}, nil
 }
 
 // PossibleTurnsOf returns the possible_turns of g, computed by the core's
@@ -172,7 +69,7 @@ func (tr *tracker) turnOf(m core.Move) (Turn, error) {
 // both sections, as both spellings are turns of the game. Lists are sorted
 // by row, then column.
 func PossibleTurnsOf(g *core.Game) (*PossibleTurns, error) {
-	tr, _, err := trackGame(g, true, false)
+	tr, _, err := trackGame(g, false)
 	if err != nil {
 		return nil, err
 	}
@@ -184,45 +81,21 @@ func (tr *tracker) possibleTurns() *PossibleTurns {
 	if g.Over() {
 		return nil
 	}
-	var l core.MoveList
-	g.GenerateMoves(&l)
-	if l.Len() == 1 && l.At(0) == core.Pass {
+	var own core.MoveList
+	g.GenerateOwnMoves(&own)
+	throws := g.Throws(nil)
+	if own.Len() == 0 && len(throws) == 0 {
 		return &PossibleTurns{Forfeit: true}
 	}
-	legal := slices.Clone(l.Moves())
-	slices.Sort(legal)
-	isLegal := func(m core.Move) bool { _, ok := slices.BinarySearch(legal, m); return ok }
-
-	me := g.ToMove()
-	throws := throwsOf(g)
-	thrown := make([]core.Move, len(throws))
-	for i, th := range throws {
-		thrown[i] = th.move()
-	}
-	slices.Sort(thrown)
-	var own []core.Move
-	ownDone := false
-
 	var types uint16
 	var positions []Pos
 	movement := make(map[Pos][]Pos)
-	for _, m := range legal {
+	for _, m := range own.Moves() {
 		p := m.Piece()
 		if g.InHand(p) {
 			types |= 1 << p.Bug()
 			positions = append(positions, tr.posOf(m.To()))
 			continue
-		}
-		if p.Color() != me {
-			continue // a throw of the opponent's piece, listed below
-		}
-		if _, isThrow := slices.BinarySearch(thrown, m); isThrow {
-			if !ownDone {
-				own, ownDone = tr.ownMoves(), true
-			}
-			if _, ok := slices.BinarySearch(own, m); !ok {
-				continue // only a throw makes it
-			}
 		}
 		src := tr.at[p].pos()
 		movement[src] = append(movement[src], tr.posOf(m.To()))
@@ -243,23 +116,23 @@ func (tr *tracker) possibleTurns() *PossibleTurns {
 			pt.Movement[src.String()] = posStrings(dests)
 		}
 	}
-	for _, th := range throws {
-		if !isLegal(th.move()) {
-			continue // cannot happen while throwsOf agrees with the core
+	if len(throws) > 0 {
+		special := make(map[Pos]map[Pos][]Pos)
+		for _, th := range throws {
+			user := tr.at[th.User].pos()
+			if special[user] == nil {
+				special[user] = make(map[Pos][]Pos)
+			}
+			src := tr.at[th.Piece].pos()
+			special[user][src] = append(special[user][src], tr.posOf(th.To))
 		}
-		if pt.SpecialAbility == nil {
-			pt.SpecialAbility = make(map[string]map[string][]string)
-		}
-		user := tr.posOf(th.user).String()
-		if pt.SpecialAbility[user] == nil {
-			pt.SpecialAbility[user] = make(map[string][]string)
-		}
-		src := tr.at[th.piece].pos().String()
-		pt.SpecialAbility[user][src] = append(pt.SpecialAbility[user][src], tr.posOf(th.to).String())
-	}
-	for _, carried := range pt.SpecialAbility {
-		for src, dests := range carried {
-			carried[src] = sortPosStrings(dests)
+		pt.SpecialAbility = make(map[string]map[string][]string, len(special))
+		for user, carried := range special {
+			out := make(map[string][]string, len(carried))
+			for src, dests := range carried {
+				out[src.String()] = posStrings(dests)
+			}
+			pt.SpecialAbility[user.String()] = out
 		}
 	}
 	return pt
@@ -282,19 +155,6 @@ func posStrings(ps []Pos) []string {
 		out[i] = p.String()
 	}
 	return out
-}
-
-// sortPosStrings sorts written positions by row, then column.
-func sortPosStrings(ss []string) []string {
-	ps := make([]Pos, 0, len(ss))
-	for _, s := range ss {
-		p, err := ParsePos(s)
-		if err != nil {
-			return ss
-		}
-		ps = append(ps, p)
-	}
-	return posStrings(ps)
 }
 
 // Turns lists every turn that p offers, in a fixed order: placements (each
@@ -360,7 +220,7 @@ func Offered(p *PossibleTurns, g *core.Game) ([]Choice, error) {
 	if p == nil {
 		return nil, nil
 	}
-	tr, _, err := trackGame(g, false, false)
+	tr, _, err := trackGame(g, false)
 	if err != nil {
 		return nil, err
 	}

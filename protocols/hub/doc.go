@@ -22,6 +22,23 @@
 //     moves from the start, a score a real number with forced results at
 //     ±(1000-N).
 //
-// The engine-side session and the GUI-side client are built on these
-// codecs. The package keeps no state of its own: everything is a value.
+// On these codecs stand the two sides of a conversation, and what they
+// share:
+//
+//   - session.go: the engine side, Session, which answers a GUI on a
+//     reader and a writer with any uhp.Searcher behind it, reading input
+//     while it searches, and answering stop at once even for a searcher
+//     that cannot be interrupted (Config.Interruptible, Config.Fallback).
+//   - client.go: the GUI side, Client, which sends commands to an engine
+//     and awaits its answers, every wait bounded by a context; the
+//     supervision of an engine process is translate's (HubProcess).
+//   - clock.go: the time a level allows one search (Level.Limit,
+//     Allocate), the one rule of time allocation that the match referee
+//     shares.
+//   - params.go: engine parameters to and from UHP options (SettingOf,
+//     OptionOf), so that a backend's options are a Hub GUI's parameters
+//     and a Hub engine's parameters are --engine-option's.
+//
+// The package keeps no state of its own: everything is a value, or belongs
+// to the Session or Client that holds it.
 package hub

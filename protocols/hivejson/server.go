@@ -1,0 +1,370 @@
+package hivejson
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// The AI module's side of the protocol. "The controller (game core) is the
+// TCP client; the AI module is the TCP server. One connection per AI
+// carries Greetings first, then every Choose Turn, one request in flight
+// at a time" (wire doc). A Server answers each connection on a goroutine
+// of its own, which owns that connection's state (its Decoder), reading a
+// request, answering it, and only then reading the next. It knows nothing
+// of processes or flags: it needs a listener or a connection, and a
+// Searcher to choose its moves.
+
+// Searcher chooses the moves a Server answers with. It has the shape of
+// uhp.Searcher, so that anything that answers a UHP session (the native
+// searcher, a pool of backend engines) answers a controller too.
+type Searcher interface {
+	// BestMove returns a legal move of g, which it must leave as it found
+	// it, searching within limit. It calls report, if not nil, with each
+	// better move found on the way. It stops when ctx is done: that is
+	// how a Server holds it to the request's deadline.
+	BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, report func(core.Move)) (core.Move, error)
+}
+
+// ServerConfig sets up a Server. Zero durations and sizes take the
+// defaults below.
+type ServerConfig struct {
+	// Greeting is the module's identity, the answer to every Greetings
+	// request (with the request's id, and Active set: "the controller needs
+	// "active":true or it never uses the AI").
+	Greeting GreetingsResponse
+	// Searcher chooses the turns.
+	Searcher Searcher
+	// DefaultTime is how long to think when a request's response_deadline
+	// is null, as it "always is in practice" (wire doc).
+	DefaultTime time.Duration
+	// Margin is kept back from a request's time for the answer to reach
+	// the controller (at most a fifth of the time), and is how long a
+	// search may overrun DefaultTime before the Server stops it.
+	Margin time.Duration
+	// IdleTimeout closes a connection that sends no complete frame for
+	// this long.
+	IdleTimeout time.Duration
+	// WriteTimeout bounds each answer's write: a controller that stops
+	// reading is dropped rather than left to block its connection.
+	WriteTimeout time.Duration
+	// MaxFrame caps the length of a request, in UTF-16 code units.
+	MaxFrame int
+	// Log receives the diagnostics: connections, requests answered, and
+	// every frame refused or ignored.
+	Log zerolog.Logger
+}
+
+// The defaults of ServerConfig.
+const (
+	DefaultThinkTime    = 5 * time.Second
+	DefaultMargin       = time.Second
+	DefaultIdleTimeout  = 10 * time.Minute
+	DefaultWriteTimeout = 30 * time.Second
+)
+
+// minThink is the least time a search is given, even when a request's
+// deadline leaves less: an answer a little late may still count ("+/- 5
+// seconds", says the spec), no answer never does.
+const minThink = 20 * time.Millisecond
+
+// maxTotal bounds the time a request's deadline may grant: no controller
+// waits an hour for one turn, and the bound keeps the arithmetic on a
+// peer's numbers from overflowing.
+const maxTotal = time.Hour
+
+// ErrIdle is why ServeConn closes a connection that sent nothing for the
+// idle timeout.
+const ErrIdle Error = "hivejson: connection idle for too long"
+
+// Server answers controllers: Greetings with its identity, Choose Turn
+// with a turn that the request offered, chosen by its Searcher.
+type Server struct {
+	cfg    ServerConfig
+	nextID atomic.Uint64
+}
+
+// NewServer returns a Server with cfg, its zero fields set to the
+// defaults.
+func NewServer(cfg ServerConfig) *Server {
+	if cfg.DefaultTime <= 0 {
+		cfg.DefaultTime = DefaultThinkTime
+	}
+	if cfg.Margin <= 0 {
+		cfg.Margin = DefaultMargin
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.MaxFrame <= 0 {
+		cfg.MaxFrame = DefaultMaxLen
+	}
+	cfg.Greeting.Active = true
+	return &Server{cfg: cfg}
+}
+
+// Serve accepts connections on l and answers each on its own goroutine
+// until ctx is done, then closes l, lets every connection finish the
+// request in hand (its search is cancelled with ctx, so it answers at
+// once) and returns nil once all have ended. It returns the listener's
+// error if accepting fails otherwise.
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	var conns sync.WaitGroup
+	defer conns.Wait()
+	stop := context.AfterFunc(ctx, func() { l.Close() })
+	defer stop()
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				// A passing failure to accept: wait a little
+				// rather than spin or give up.
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			return err
+		}
+		conns.Go(func() { s.ServeConn(ctx, conn) })
+	}
+}
+
+// ServeConn answers the requests of one controller on conn until it
+// closes the connection (nil), sends nothing for the idle timeout
+// (ErrIdle), a write fails, or ctx is done (nil); it closes conn.
+//
+// A malformed frame or a message that is no request ("non-numeric length,
+// invalid JSON, unknown request type") is answered with one error frame,
+// as the reference server answers it, and the connection goes on. An error
+// frame is never answered: "two such peers can ping-pong forever" (wire
+// doc). A response sent to the module is answered by nothing either: it
+// asks nothing.
+func (s *Server) ServeConn(ctx context.Context, conn net.Conn) error {
+	defer conn.Close()
+	c := &serverConn{
+		s:    s,
+		conn: conn,
+		dec:  NewDecoder(s.cfg.MaxFrame),
+		log:  s.cfg.Log.With().Uint64("conn", s.nextID.Add(1)).Str("remote", conn.RemoteAddr().String()).Logger(),
+	}
+	// A pending read ends at once when ctx is done; the loop then sees
+	// ctx.Err and stops.
+	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })
+	defer stop()
+	c.log.Info().Msg("controller connected")
+	err := c.run(ctx)
+	c.log.Info().AnErr("end", err).Msg("controller disconnected")
+	return err
+}
+
+// serverConn is the state of one connection, owned by its goroutine.
+type serverConn struct {
+	s    *Server
+	conn net.Conn
+	dec  *Decoder
+	out  []byte
+	log  zerolog.Logger
+}
+
+func (c *serverConn) run(ctx context.Context) error {
+	for {
+		if err := c.conn.SetReadDeadline(time.Now().Add(c.s.cfg.IdleTimeout)); err != nil {
+			return err
+		}
+		// Checked after the deadline is set, so that a ctx done since
+		// cannot have its interruption overwritten.
+		if ctx.Err() != nil {
+			return nil
+		}
+		raw, err := c.dec.ReadFrame(c.conn)
+		received := time.Now()
+		var fe *FrameError
+		switch {
+		case err == nil:
+		case errors.Is(err, io.EOF):
+			return nil
+		case errors.Is(err, ErrTruncated):
+			c.log.Warn().Err(err).Msg("the controller closed the connection inside a frame")
+			return nil
+		case errors.As(err, &fe):
+			c.log.Warn().Err(err).Msg("malformed frame; answered with an error frame")
+			if err := c.send(NewErrorFrame(err)); err != nil {
+				return err
+			}
+			continue
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			if ctx.Err() != nil {
+				return nil
+			}
+			return ErrIdle
+		default:
+			return err
+		}
+		msg, err := ParseMessage(raw)
+		if err != nil {
+			c.log.Warn().Err(err).Msg("not a request; answered with an error frame")
+			if err := c.send(NewErrorFrame(err)); err != nil {
+				return err
+			}
+			continue
+		}
+		var reply any
+		switch m := msg.(type) {
+		case *GreetingsRequest:
+			c.log.Info().Str("request_id", m.RequestID).Str("system_version", m.SystemVersion).Msg("greeted")
+			reply = m.Reply(c.s.cfg.Greeting)
+		case *ChooseTurnRequest:
+			reply = c.chooseTurn(ctx, m, received)
+		case *ErrorFrame:
+			c.log.Warn().Str("error", m.Message).Msg("the controller sent an error frame; not answered")
+		default:
+			c.log.Warn().Type("message", m).Msg("the controller sent a response, which asks nothing; not answered")
+		}
+		if reply != nil {
+			if err := c.send(reply); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// send writes v as one frame within the write timeout.
+func (c *serverConn) send(v any) error {
+	var err error
+	if c.out, err = AppendFrame(c.out[:0], v); err != nil {
+		return err
+	}
+	if err := c.conn.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout)); err != nil {
+		return err
+	}
+	_, err = c.conn.Write(c.out)
+	return err
+}
+
+// chooseTurn answers a Choose Turn request: the game rebuilt from its
+// history (GameOf), the turns it offers that are legal (Offered), and the
+// Searcher's move among them, within the request's time. The answer is
+// always an offered turn: "serving such a controller, answer only with a
+// turn it offered ... and treat its possible_turns as that game's law"
+// (wire doc). So, when the search runs out of time, or finds a move that
+// the controller did not offer (its lists miss some), the answer is an
+// offered turn all the same (see fallback), since any legal turn is better
+// than losing the game by penalty. A request that cannot be answered with
+// a legal offered turn at all (a game_state that contradicts itself, a
+// game over, nothing legal offered) or whose search fails otherwise gets
+// a reply with an error key, which ends that game by penalty rather than
+// leaving the controller waiting forever.
+func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, received time.Time) ChooseTurnResponse {
+	log := c.log.With().Str("request_id", req.RequestID).Str("game_id", req.GameID).Int("turn_number", req.GameState.TurnNumber).Logger()
+	refuse := func(err error) ChooseTurnResponse {
+		log.Warn().Err(err).Msg("Choose Turn answered with an error")
+		return req.Refuse(err)
+	}
+	g, err := GameOf(req.GameState)
+	if err != nil {
+		return refuse(err)
+	}
+	choices, err := Offered(req.GameState.PossibleTurns, g)
+	if err != nil {
+		return refuse(err)
+	}
+	if len(choices) == 0 {
+		if g.Over() {
+			return refuse(errors.New("hivejson: the game is over; there is no turn to choose"))
+		}
+		return refuse(errors.New("hivejson: possible_turns offers no turn that is legal in the game_state"))
+	}
+	if onlyMove(choices) {
+		turn, _ := TurnFor(choices, choices[0].Move)
+		log.Debug().Str("turn", turnString(turn)).Msg("only one move offered; answered without a search")
+		return req.Reply(turn)
+	}
+	think, answerBy := c.s.budget(req, received)
+	sctx, cancel := context.WithDeadline(ctx, answerBy)
+	m, err := c.s.cfg.Searcher.BestMove(sctx, g, uhp.Limit{Time: think}, nil)
+	timedOut := sctx.Err() != nil
+	cancel()
+	var turn Turn
+	ok := false
+	switch {
+	case err != nil && !timedOut:
+		return refuse(err)
+	case err != nil:
+		log.Warn().Err(err).Dur("think", think).Msg("the search gave no move in time; answering with an offered turn")
+	default:
+		if turn, ok = TurnFor(choices, m); !ok {
+			log.Warn().Str("move", uhp.FormatMove(m, g)).Msg("the searcher's move was not offered; answering with an offered turn")
+		}
+	}
+	if !ok {
+		turn = fallback(choices)
+	}
+	log.Info().Str("turn", turnString(turn)).Dur("took", time.Since(received)).Msg("Choose Turn answered")
+	return req.Reply(turn)
+}
+
+// onlyMove reports whether every choice makes the same move, so that there
+// is nothing to search.
+func onlyMove(choices []Choice) bool {
+	for _, c := range choices[1:] {
+		if c.Move != choices[0].Move {
+			return false
+		}
+	}
+	return true
+}
+
+// fallback returns the turn to answer when the search gives none: the
+// first offered choice that is not a Special Ability, which the original
+// controller "rejects ... even when it offered it" (wire doc), else the
+// first.
+func fallback(choices []Choice) Turn {
+	for _, c := range choices {
+		if c.Turn.TurnType != TurnSpecialAbility {
+			return c.Turn
+		}
+	}
+	return choices[0].Turn
+}
+
+// budget returns how long to think about a request received at received,
+// and the time by which the answer must be written.
+//
+// Without a response_deadline, think for DefaultTime and stop the search
+// a Margin later. With one, the time granted is measured from the
+// request's own request_timestamp when it has one, so that the two
+// machines' clocks need not agree; a reserve, a fifth of that time but at
+// most Margin, is kept back for the answer's journey, and the search is
+// asked to end a reserve before that.
+func (s *Server) budget(req *ChooseTurnRequest, received time.Time) (think time.Duration, answerBy time.Time) {
+	if req.ResponseDeadline == nil {
+		return s.cfg.DefaultTime, received.Add(s.cfg.DefaultTime + s.cfg.Margin)
+	}
+	deadline := *req.ResponseDeadline
+	var ms int64
+	if req.RequestTimestamp > 0 {
+		ms = deadline - req.RequestTimestamp
+	} else {
+		ms = deadline - received.UnixMilli()
+	}
+	total := time.Duration(min(max(ms, 0), maxTotal.Milliseconds())) * time.Millisecond
+	total = max(total, 2*minThink)
+	reserve := min(total/5, s.cfg.Margin)
+	return max(total-2*reserve, minThink), received.Add(total - reserve)
+}
