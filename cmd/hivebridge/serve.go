@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 )
@@ -47,15 +48,18 @@ func NewCmdServe() *cobra.Command {
 		Short: "Serve many sessions at once over TCP and WebSocket",
 		Long: `Runs hivebridge as a daemon: many sessions at once, each with its own game.
 
-  --uhp ADDR    UHP over TCP, one session per connection, one command per line
-  --http ADDR   UHP over WebSocket at /uhp (one command per text message, the
-                whole answer up to ok in one message), /healthz and /metrics
+  --uhp ADDR       UHP over TCP, one session per connection, one command per line
+  --hub ADDR       Hub over TCP, one session per connection
+  --hivejson ADDR  the Choose-Turn JSON API: hivebridge as an AI module
+  --http ADDR      UHP over WebSocket at /uhp (one command per text message,
+                   the whole answer up to ok in one message), /healthz and
+                   /metrics
 
 Every listener binds the loopback address unless ADDR names another (":7777"
 alone means 127.0.0.1:7777; write 0.0.0.0:7777 to listen on every address).
 With --token-file, every client must present the token: a WebSocket client as
 "Authorization: Bearer TOKEN" (or ?token=TOKEN), a TCP client as its first
-line, "auth TOKEN".
+line, "auth TOKEN" (UHP and Hub; the JSON API has no way to carry one).
 
 Sessions share the backend's engines through a pool of --pool-size engines; a
 search waits for a free one in a queue of --pool-queue, for --pool-wait at
@@ -106,6 +110,15 @@ type server struct {
 	token      string
 	pool       *translate.Pool
 	expansions core.GameType
+	// interruptible and backendID describe the backend to the Hub and
+	// JSON front ends.
+	interruptible bool
+	backendID     string
+	native        bool
+	// fallback answers a Hub stop that comes before a backend that cannot
+	// be interrupted has reported a move (nil for the native backend).
+	fallback   uhp.Searcher
+	jsonServer *hivejson.Server
 	pairing    *translate.Pairing
 	metrics    *metrics
 
@@ -117,6 +130,10 @@ type server struct {
 	conns    map[*sessionConn]struct{}
 	hardStop context.Context // cancelled when the grace period ends
 	cancel   context.CancelFunc
+	// drain is cancelled when shutdown begins: the Hub and JSON sessions,
+	// whose searches can answer at once, end with it.
+	drain       context.Context
+	cancelDrain context.CancelFunc
 }
 
 // sessionConn is what shutdown needs of a live connection.
@@ -129,12 +146,6 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	if cfg.uhpAddr == "" && cfg.httpAddr == "" && cfg.hubAddr == "" && cfg.jsonAddr == "" {
 		return errors.New("serve needs at least one listener: --uhp, --http, --hub or --hivejson")
 	}
-	if cfg.hubAddr != "" {
-		return errors.New("--hub: the Hub front end is not available yet (planned: the Hub issue)")
-	}
-	if cfg.jsonAddr != "" {
-		return errors.New("--hivejson: the Choose-Turn JSON front end is not available yet (planned: the JSON issue)")
-	}
 	s := &server{cfg: cfg, log: logger(cmd), conns: map[*sessionConn]struct{}{}, metrics: newMetrics()}
 	if cfg.tokenFile != "" {
 		b, err := os.ReadFile(cfg.tokenFile)
@@ -143,6 +154,9 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		}
 		if s.token = strings.TrimSpace(string(b)); s.token == "" {
 			return fmt.Errorf("--token-file %s is empty", cfg.tokenFile)
+		}
+		if cfg.jsonAddr != "" {
+			return errors.New("--hivejson with --token-file: the Choose-Turn JSON protocol has no way to present a token; serve it without one, on loopback")
 		}
 	}
 	engineCfg := translate.Config{Log: s.log, EngineOptions: cfg.backend.options, OnRestart: s.metrics.engineRestarts.Inc}
@@ -153,29 +167,72 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	s.expansions = first.Info().Expansions
 	s.pool = translate.NewPool(open, translate.PoolConfig{Limit: cfg.poolLimit, Queue: cfg.poolQueue, Wait: cfg.poolWait})
 	s.pool.Add(first)
+	s.expansions = first.Info().Expansions
+	s.interruptible = translate.Interruptible(first)
+	s.backendID = first.Info().ID
+	_, s.native = first.(*translate.Native)
+	if !s.native && cfg.hubAddr != "" {
+		s.fallback = translate.NewPool(func(context.Context) (translate.Engine, error) {
+			n := translate.NewNative()
+			return n, translate.ApplyOptions(n, []string{"HashMB=1"})
+		}, translate.PoolConfig{Limit: runtime.NumCPU(), Queue: cfg.poolQueue, Wait: cfg.poolWait}).Searcher()
+	}
+	if cfg.jsonAddr != "" {
+		name := "hivebridge v" + version
+		if !s.native {
+			name += " via " + s.backendID
+		}
+		s.jsonServer = hivejson.NewServer(hivejson.ServerConfig{
+			Greeting: hivejson.GreetingsResponse{
+				Name:        "hivebridge",
+				Version:     version,
+				LongName:    name,
+				Description: "Any Hive engine as an AI module; this one answered by " + s.backendID,
+				Author:      "hivebridge authors",
+				ProjectURL:  "https://github.com/hivebridge/hivebridge",
+				Language:    "Go",
+			},
+			Searcher:    s.pool.Searcher(),
+			DefaultTime: 5 * time.Second,
+			IdleTimeout: cfg.idle,
+			MaxFrame:    cfg.maxLine,
+			Log:         s.log.With().Str("protocol", "hivejson").Logger(),
+		})
+	}
 	if cfg.pairViewers {
 		s.pairing = translate.NewPairing(cfg.pairWait, cfg.moveWait)
 	}
 	s.hardStop, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer s.cancel()
+	s.drain, s.cancelDrain = context.WithCancel(s.hardStop)
+	defer s.cancelDrain()
 
 	var (
 		listeners []net.Listener
 		httpSrv   *http.Server
 		serveErr  = make(chan error, 2)
 	)
-	if cfg.uhpAddr != "" {
-		l, err := net.Listen("tcp", loopback(cfg.uhpAddr))
+	for _, lc := range []struct {
+		name, addr string
+		serve      func(net.Conn)
+	}{
+		{"uhp", cfg.uhpAddr, s.serveTCP},
+		{"hub", cfg.hubAddr, s.serveHub},
+		{"hivejson", cfg.jsonAddr, s.serveJSON},
+	} {
+		if lc.addr == "" {
+			continue
+		}
+		l, err := net.Listen("tcp", loopback(lc.addr))
 		if err != nil {
 			return err
 		}
 		listeners = append(listeners, l)
-		s.log.Info().Str("addr", l.Addr().String()).Msg("serving UHP over TCP")
-		fmt.Fprintf(cmd.OutOrStdout(), "uhp listening on %s\n", l.Addr())
-		go func() { serveErr <- s.acceptTCP(l) }()
+		s.log.Info().Str("addr", l.Addr().String()).Str("protocol", lc.name).Msg("serving over TCP")
+		fmt.Fprintf(cmd.OutOrStdout(), "%s listening on %s\n", lc.name, l.Addr())
+		go func() { serveErr <- s.accept(l, lc.serve) }()
 	}
 	if cfg.httpAddr != "" {
 		l, err := net.Listen("tcp", loopback(cfg.httpAddr))
@@ -208,6 +265,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 func (s *server) shutdown(listeners []net.Listener, httpSrv *http.Server) {
 	s.log.Info().Dur("grace", s.cfg.grace).Msg("shutting down")
 	s.draining.Store(true)
+	s.cancelDrain()
 	for _, l := range listeners {
 		l.Close()
 	}

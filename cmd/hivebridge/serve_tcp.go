@@ -16,8 +16,9 @@ import (
 // dropped rather than left to block its session forever.
 const writeTimeout = 30 * time.Second
 
-// acceptTCP serves UHP sessions on a TCP listener until it is closed.
-func (s *server) acceptTCP(l net.Listener) error {
+// accept serves each connection of a TCP listener with serve, on its own
+// goroutine, until the listener is closed.
+func (s *server) accept(l net.Listener, serve func(net.Conn)) error {
 	for {
 		conn, err := l.Accept()
 		if err != nil {
@@ -32,7 +33,7 @@ func (s *server) acceptTCP(l net.Listener) error {
 			return err
 		}
 		s.active.Add(1)
-		go s.serveTCP(conn)
+		go serve(conn)
 	}
 }
 
@@ -66,47 +67,73 @@ func (c *deadlineConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// lineSession is a connection of a line protocol (UHP or Hub) that has
+// been admitted: a session slot taken, tracked for shutdown, its token
+// checked.
+type lineSession struct {
+	conn *deadlineConn
+	in   *bufio.Reader
+	end  func() // gives the slot back and forgets the connection
+}
+
+// admitLine admits a line-protocol connection, or refuses it with refuse
+// (the protocol's error line) and returns false.
+func (s *server) admitLine(raw net.Conn, protocol string, refuse func(w io.Writer, msg string)) (*lineSession, bool) {
+	conn := &deadlineConn{Conn: raw, idle: s.cfg.idle, draining: &s.draining}
+	if err := s.admit(); err != nil {
+		refuse(conn, err.Error())
+		return nil, false
+	}
+	gauge := s.metrics.sessions.WithLabelValues(protocol)
+	gauge.Inc()
+	forget := s.track(&sessionConn{
+		interrupt: func() { raw.SetReadDeadline(time.Now()) },
+		close:     func() { raw.Close() },
+	})
+	ls := &lineSession{conn: conn, in: bufio.NewReaderSize(conn, 4096), end: func() {
+		forget()
+		gauge.Dec()
+		s.sessions.Add(-1)
+	}}
+	if s.token != "" {
+		line, err := ls.in.ReadString('\n')
+		word, token, _ := strings.Cut(strings.TrimSpace(line), " ")
+		msg := ""
+		switch {
+		case err != nil && line == "":
+			msg = "-" // the client left without a word: nothing to answer
+		case !strings.EqualFold(word, "auth"):
+			msg = "Authentication required: send 'auth <token>' as the first line."
+		case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.token)) != 1:
+			msg = "Bad token."
+		}
+		if msg != "" {
+			if msg != "-" {
+				s.metrics.refused.WithLabelValues("token").Inc()
+				refuse(conn, msg)
+			}
+			ls.end()
+			return nil, false
+		}
+	}
+	return ls, true
+}
+
 // serveTCP runs one UHP session on a connection.
 func (s *server) serveTCP(raw net.Conn) {
 	defer s.active.Done()
 	defer raw.Close()
-	conn := &deadlineConn{Conn: raw, idle: s.cfg.idle, draining: &s.draining}
-	refuse := func(msg string) { fmt.Fprintf(conn, "err %s\nok\n", msg) }
-	if err := s.admit(); err != nil {
-		refuse(err.Error())
+	refuse := func(w io.Writer, msg string) { fmt.Fprintf(w, "err %s\nok\n", msg) }
+	ls, ok := s.admitLine(raw, "uhp-tcp", refuse)
+	if !ok {
 		return
 	}
-	defer s.sessions.Add(-1)
-	gauge := s.metrics.sessions.WithLabelValues("uhp-tcp")
-	gauge.Inc()
-	defer gauge.Dec()
-	defer s.track(&sessionConn{
-		interrupt: func() { raw.SetReadDeadline(time.Now()) },
-		close:     func() { raw.Close() },
-	})()
-
-	in := bufio.NewReaderSize(conn, 4096)
-	if s.token != "" {
-		line, err := in.ReadString('\n')
-		word, token, _ := strings.Cut(strings.TrimSpace(line), " ")
-		switch {
-		case err != nil && line == "":
-			return
-		case !strings.EqualFold(word, "auth"):
-			s.metrics.refused.WithLabelValues("token").Inc()
-			refuse("Authentication required: send 'auth <token>' as the first line.")
-			return
-		case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.token)) != 1:
-			s.metrics.refused.WithLabelValues("token").Inc()
-			refuse("Bad token.")
-			return
-		}
-	}
+	defer ls.end()
 	engine, log := s.newSession("uhp-tcp")
 	log.Info().Str("remote", raw.RemoteAddr().String()).Msg("session started")
-	err := engine.Run(s.hardStop, in, conn)
-	if conn.idled.Load() {
-		refuse(fmt.Sprintf("No command for %s: the session is closed.", s.cfg.idle))
+	err := engine.Run(s.hardStop, ls.in, ls.conn)
+	if ls.conn.idled.Load() {
+		refuse(ls.conn, fmt.Sprintf("No command for %s: the session is closed.", s.cfg.idle))
 		s.metrics.refused.WithLabelValues("idle").Inc()
 	}
 	log.Info().AnErr("end", err).Msg("session ended")

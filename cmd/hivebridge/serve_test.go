@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -43,6 +44,7 @@ func (l *lockedBuffer) String() string {
 // daemon is a hivebridge serve running in the test process.
 type daemon struct {
 	uhpAddr, httpAddr string
+	hubAddr, jsonAddr string       // when asked for
 	stop              func() error // SIGTERM, in effect: returns serve's error
 	goroutines        int          // before it started
 }
@@ -60,7 +62,7 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 	root.SetErr(out)
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	listening := regexp.MustCompile(`(uhp|http) listening on (\S+)`)
+	listening := regexp.MustCompile(`(uhp|http|hub|hivejson) listening on (\S+)`)
 	deadline := time.Now().Add(10 * time.Second)
 	for d.uhpAddr == "" || d.httpAddr == "" {
 		select {
@@ -74,10 +76,15 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 			t.Fatalf("serve did not listen:\n%s", out.String())
 		}
 		for _, m := range listening.FindAllStringSubmatch(out.String(), -1) {
-			if m[1] == "uhp" {
+			switch m[1] {
+			case "uhp":
 				d.uhpAddr = m[2]
-			} else {
+			case "http":
 				d.httpAddr = m[2]
+			case "hub":
+				d.hubAddr = m[2]
+			case "hivejson":
+				d.jsonAddr = m[2]
 			}
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -485,4 +492,90 @@ func TestServePairViewers(t *testing.T) {
 	if got := solo.do(t, "newgame remote Base Black"); len(got) != 1 || !strings.HasPrefix(got[0], "Base;InProgress;Black[1];w") {
 		t.Fatalf("unpaired remote game: %q", got)
 	}
+}
+
+// TestServeHubAndJSON serves Hub and the Choose-Turn JSON API beside UHP:
+// a Hub GUI's handshake and search, and a JSON controller's greeting and
+// request, each answered with a legal move.
+func TestServeHubAndJSON(t *testing.T) {
+	d := startDaemon(t, "--hub", "127.0.0.1:0", "--hivejson", "127.0.0.1:0")
+	deadline := time.Now().Add(5 * time.Second)
+	for d.hubAddr == "" || d.jsonAddr == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("no hub or hivejson listener")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	gui := dialTCP(t, d.hubAddr)
+	fmt.Fprintln(gui.conn, "hub")
+	var lines []string
+	gui.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		line, err := gui.in.ReadString('\n')
+		if err != nil {
+			t.Fatalf("hub handshake: %v after %q", err, lines)
+		}
+		lines = append(lines, strings.TrimSpace(line))
+		if lines[len(lines)-1] == "wait" {
+			break
+		}
+	}
+	if !strings.HasPrefix(lines[0], "id name=hivebridge") {
+		t.Errorf("hub answered %q", lines)
+	}
+	fmt.Fprintln(gui.conn, "init")
+	if line, _ := gui.in.ReadString('\n'); strings.TrimSpace(line) != "ready" {
+		t.Errorf("init answered %q", line)
+	}
+	fmt.Fprintln(gui.conn, "pos\nlevel depth=1\ngo think")
+	for {
+		line, err := gui.in.ReadString('\n')
+		if err != nil {
+			t.Fatalf("go think: %v", err)
+		}
+		if strings.HasPrefix(line, "done") {
+			if !regexp.MustCompile(`^done move=w[SBGA]1\b`).MatchString(line) {
+				t.Errorf("done line %q", line)
+			}
+			break
+		}
+	}
+
+	conn, err := net.Dial("tcp", d.jsonAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	client := hivejson.NewClient(conn, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	hello, err := client.Greet(ctx, "1")
+	if err != nil || hello.Name != "hivebridge" {
+		t.Fatalf("greetings: %+v %v", hello, err)
+	}
+	g := core.NewGame(core.AllExpansions)
+	g.Play(core.MakeMove(mustPiece(t, "wS1"), core.Origin))
+	req, err := hivejson.NewChooseTurnRequest("2", "game", time.Now().UnixMilli(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.ChooseTurn(ctx, &req)
+	if err != nil {
+		t.Fatalf("choose turn: %v", err)
+	}
+	m, err := hivejson.MoveOf(resp.Turn, g)
+	if err != nil {
+		t.Fatalf("the answer is no legal move: %+v: %v", resp, err)
+	}
+	if m.Piece().Color() != core.Black {
+		t.Errorf("answered a move of %s", m.Piece())
+	}
+}
+
+func mustPiece(t *testing.T, name string) core.Piece {
+	p, err := uhp.ParsePiece(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/hivebridge/hivebridge/protocols/hivejson"
+	"github.com/hivebridge/hivebridge/protocols/hub"
+)
+
+// serveHub runs one Hub session on a connection. At shutdown its input
+// ends, so a search in progress is stopped and answered with its done.
+func (s *server) serveHub(raw net.Conn) {
+	defer s.active.Done()
+	defer raw.Close()
+	refuse := func(w io.Writer, msg string) {
+		fmt.Fprintln(w, hub.Error{Message: msg}.Line().String())
+	}
+	ls, ok := s.admitLine(raw, "hub-tcp", refuse)
+	if !ok {
+		return
+	}
+	defer ls.end()
+	id := s.nextID.Add(1)
+	log := s.log.With().Uint64("session", id).Str("protocol", "hub-tcp").Logger()
+	name := "hivebridge"
+	if !s.native {
+		name += " via " + s.backendID
+	}
+	session := hub.NewSession(hub.Config{
+		ID:            hub.ID{Name: name, Version: version},
+		Expansions:    s.expansions,
+		Searcher:      s.pool.Searcher(),
+		Interruptible: s.interruptible,
+		Fallback:      s.fallback,
+		MaxLine:       s.cfg.maxLine,
+		Log:           log,
+	})
+	log.Info().Str("remote", raw.RemoteAddr().String()).Msg("session started")
+	err := session.Run(s.hardStop, ls.in, ls.conn)
+	if ls.conn.idled.Load() {
+		refuse(ls.conn, fmt.Sprintf("No command for %s: the session is closed.", s.cfg.idle))
+		s.metrics.refused.WithLabelValues("idle").Inc()
+	}
+	log.Info().AnErr("end", err).Msg("session ended")
+}
+
+// serveJSON answers a Choose-Turn JSON controller on a connection. At
+// shutdown its search is cancelled, so the request in hand is answered at
+// once.
+func (s *server) serveJSON(conn net.Conn) {
+	defer s.active.Done()
+	defer conn.Close()
+	if err := s.admit(); err != nil {
+		if frame, ferr := hivejson.EncodeFrame(hivejson.NewErrorFrame(err)); ferr == nil {
+			conn.Write(frame)
+		}
+		return
+	}
+	defer s.sessions.Add(-1)
+	gauge := s.metrics.sessions.WithLabelValues("hivejson")
+	gauge.Inc()
+	defer gauge.Dec()
+	defer s.track(&sessionConn{interrupt: func() {}, close: func() { conn.Close() }})()
+	s.jsonServer.ServeConn(s.drain, conn)
+}
