@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -111,16 +112,11 @@ func (tc TimeControl) valid() bool {
 	return n == 1 && tc.Inc >= 0 && (tc.Inc == 0 || tc.Clock > 0)
 }
 
-// movesToGo is the number of moves a clock is spread over: each move is
-// allotted remaining/movesToGo plus the increment, the usual rule of thumb
-// of engine testers (a Hive game between engines lasts 30 to 60 turns).
-const movesToGo = 30
-
-// allocation is the time a move may take with remaining on the clock. It
-// never exceeds half the remaining time, so an engine that keeps to its
-// allocation never loses on time.
+// allocation is the time a move may take with remaining on the clock: the
+// same share as a Hub GUI's sudden-death level gets (hub.Allocate), so that
+// a match and a Hub session time an engine alike.
 func (tc TimeControl) allocation(remaining time.Duration) time.Duration {
-	return max(min(remaining/movesToGo+tc.Inc, remaining/2), time.Millisecond)
+	return hub.Allocate(remaining, 0, tc.Inc)
 }
 
 // DefaultMaxPlies is the move cap when MatchConfig.MaxPlies is 0: 200 turns
