@@ -1,6 +1,6 @@
 // Package translate connects front ends to backends: the Engine interface
 // that every backend satisfies (the native searcher, a UHP or Hub engine
-// process, and Choose-Turn JSON engines), the registry that opens a
+// process, and a Choose-Turn JSON AI module), the registry that opens a
 // backend from its spec, and the supervision of engine processes.
 package translate
 
