@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -159,4 +160,51 @@ func BenchmarkProxyOverhead(b *testing.B) {
 	b.ReportMetric(float64(d.Microseconds()), "µs/direct")
 	b.ReportMetric(float64(p.Microseconds()), "µs/proxied")
 	b.ReportMetric(float64((p - d).Microseconds()), "µs-added/cmd")
+}
+
+// TestUHPSignals: SIGINT stops the search in progress, which answers at
+// once, and the session goes on, as with the reference engine; SIGTERM
+// ends the program, even while it waits for input, with status 0.
+func TestUHPSignals(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "uhp")
+	cmd.Env = append(os.Environ(), runMainVar+"=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	c := uhp.NewClient(stdout, stdin)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c.Await(ctx, nil) // info
+	if _, err := c.Do(ctx, "newgame Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-"); err != nil {
+		t.Fatal(err)
+	}
+	c.Send("bestmove time 00:01:00")
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	lines, err := c.Await(ctx, nil)
+	if err != nil || len(lines) != 1 {
+		t.Fatalf("bestmove after SIGINT: %q, %v", lines, err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the interrupted search answered after %v", took)
+	}
+	if lines, err := c.Do(ctx, "validmoves"); err != nil || len(lines) != 1 {
+		t.Fatalf("the session did not go on after SIGINT: %q, %v", lines, err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("SIGTERM did not end hivebridge uhp waiting for input")
+	}
 }

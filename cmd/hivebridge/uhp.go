@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,10 @@ import (
 
 // version is hivebridge's version, shown in the UHP id line.
 const version = "0.1.0"
+
+// exitGrace is how long a stdio session has to end by itself after a
+// signal that ends it.
+const exitGrace = 200 * time.Millisecond
 
 // backendFlags are the flags of every front-end command that choose and
 // set up its backend.
@@ -79,9 +84,17 @@ func parseDialect(s string) (uhp.Dialect, error) {
 
 // runUHP runs an engine session on the command's standard input and output
 // until input ends or an interrupt arrives.
+//
+// SIGINT, as for the reference engine, stops the search in progress, which
+// answers at once with its best move, and the session goes on; with no
+// command in progress it ends the session, as it ends any program. SIGTERM
+// ends the session.
 func runUHP(cmd *cobra.Command, dialect uhp.Dialect, backend *backendFlags) error {
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
 	engine, err := backend.open(ctx, cmd)
 	if err != nil {
 		return err
@@ -100,5 +113,25 @@ func runUHP(cmd *cobra.Command, dialect uhp.Dialect, backend *backendFlags) erro
 		Dialect:    dialect,
 		Log:        logger(cmd).With().Str("session", "stdio").Logger(),
 	})
+	go func() {
+		for {
+			select {
+			case sig := <-signals:
+				if sig == syscall.SIGTERM || !e.Interrupt() {
+					cancel()
+					// The session may be blocked reading its input, which
+					// no cancellation can wake: give it a moment to end by
+					// itself, then end the program. The backend, if a
+					// process, sees its input close and exits too.
+					time.AfterFunc(exitGrace, func() {
+						engine.Close()
+						os.Exit(0)
+					})
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	return e.Run(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
 }

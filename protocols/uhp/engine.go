@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -86,6 +87,24 @@ type Engine struct {
 	repetitionDraw     *Option
 	reportIntermediate *Option
 	options            []*Option
+
+	// stop cancels the command in progress (see Interrupt); the only
+	// state another goroutine touches.
+	mu   sync.Mutex
+	stop context.CancelFunc
+}
+
+// Interrupt cancels the command in progress, as the reference engine does
+// on SIGINT: a search answers at once with the best move it has. It
+// reports whether a command was in progress.
+func (e *Engine) Interrupt() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stop == nil {
+		return false
+	}
+	e.stop()
+	return true
 }
 
 // NewEngine returns an engine session with no game in progress, as the
@@ -203,7 +222,15 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 		return true
 	}
 	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	e.mu.Lock()
+	e.stop = cancel
+	e.mu.Unlock()
 	err := e.dispatch(ctx, cmd, args, w)
+	e.mu.Lock()
+	e.stop = nil
+	e.mu.Unlock()
+	cancel()
 	if err != nil {
 		var invalid invalidMove
 		if errors.As(err, &invalid) {
