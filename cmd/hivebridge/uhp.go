@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -133,5 +134,9 @@ func runUHP(cmd *cobra.Command, dialect uhp.Dialect, backend *backendFlags) erro
 			}
 		}
 	}()
-	return e.Run(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
+	err = e.Run(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
+	if errors.Is(err, context.Canceled) && cmd.Context().Err() == nil {
+		return nil // ended by a signal: a clean exit
+	}
+	return err
 }
