@@ -6,6 +6,8 @@ package translate
 
 import (
 	"context"
+	"fmt"
+	"sync"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
@@ -82,3 +84,69 @@ func (s searcher) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, r
 	}
 	return s.e.BestMove(ctx, limit, report)
 }
+
+// wanted is the game a backend process should think about, for the
+// backends that bring their engine in step only when asked for a move: the
+// session's NewGame, Play and Undo change it, under the backend's lock, and
+// the next search sends it. It also keeps what the engine said of itself.
+type wanted struct {
+	mu   sync.Mutex // one exchange with the engine at a time
+	info uhp.EngineInfo
+	want *core.Game
+}
+
+// Info is what the engine said of itself.
+func (w *wanted) Info() uhp.EngineInfo {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.info
+}
+
+// NewGame sets the game the engine should have; it is sent at the next
+// search.
+func (w *wanted) NewGame(_ context.Context, g *core.Game) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if g.Type()&^w.info.Expansions != 0 {
+		return fmt.Errorf("engine %s does not support %s games", w.info.ID, uhp.FormatGameType(g.Type()))
+	}
+	w.want = g.Clone()
+	return nil
+}
+
+// Play plays a move of the engine's game; it is sent at the next search.
+func (w *wanted) Play(_ context.Context, m core.Move) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.want == nil {
+		return errNoGame
+	}
+	return w.want.PlayChecked(m)
+}
+
+// Undo takes back moves of the engine's game; sent at the next search.
+func (w *wanted) Undo(_ context.Context, n int) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.want == nil {
+		return errNoGame
+	}
+	return undo(w.want, n)
+}
+
+// isPrefix reports whether the moves a start the moves b.
+func isPrefix(a, b []core.Move) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// related reports whether one history starts the other: the same game,
+// with moves played or taken back since.
+func related(a, b []core.Move) bool { return isPrefix(a, b) || isPrefix(b, a) }

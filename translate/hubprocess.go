@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -45,15 +44,13 @@ type HubProcess struct {
 	cfg     Config
 	log     zerolog.Logger
 
-	mu       sync.Mutex // one exchange at a time
+	wanted   // the lock, the engine's info and the game it should search
 	proc     *hubRun
-	info     uhp.EngineInfo
 	options  []*uhp.Option
 	params   []hub.Param // as the engine declared them
 	settings [][2]string // set-param name and value sent so far, replayed into a new run
 	ready    bool        // init answered since the process started and since the last set-param
 
-	want     *core.Game // the session's game, as the engine should search it
 	searched *core.Game // the last position searched by this run, nil for none
 }
 
@@ -298,48 +295,8 @@ func (p *HubProcess) init(ctx context.Context) error {
 	return nil
 }
 
-// Info is what the engine said of itself: its id's name and version, and
-// the expansions of its variant parameter.
-func (p *HubProcess) Info() uhp.EngineInfo {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.info
-}
-
 // Options are the parameters the engine declared.
 func (p *HubProcess) Options() []*uhp.Option { return p.options }
-
-// NewGame sets the game the engine should search; it is sent at the next
-// search.
-func (p *HubProcess) NewGame(_ context.Context, g *core.Game) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if g.Type()&^p.info.Expansions != 0 {
-		return fmt.Errorf("engine %s does not support %s games", p.info.ID, uhp.FormatGameType(g.Type()))
-	}
-	p.want = g.Clone()
-	return nil
-}
-
-// Play plays a move of the engine's game; it is sent at the next search.
-func (p *HubProcess) Play(_ context.Context, m core.Move) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.want == nil {
-		return errNoGame
-	}
-	return p.want.PlayChecked(m)
-}
-
-// Undo takes back moves of the engine's game; sent at the next search.
-func (p *HubProcess) Undo(_ context.Context, n int) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.want == nil {
-		return errNoGame
-	}
-	return undo(p.want, n)
-}
 
 // sameGame reports whether b is the game a went on to, or came back to:
 // one's moves start the other's.
@@ -347,8 +304,7 @@ func sameGame(a, b *core.Game) bool {
 	if a == nil || a.Type() != b.Type() {
 		return false
 	}
-	ha, hb := a.History(), b.History()
-	return isPrefix(ha, hb) || isPrefix(hb, ha)
+	return related(a.History(), b.History())
 }
 
 // levelOf turns the limit of a UHP bestmove into Hub's level: bestmove

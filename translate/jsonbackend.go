@@ -165,20 +165,11 @@ func (m *JSONModule) Options() []*uhp.Option { return nil }
 func (m *JSONModule) NewGame(_ context.Context, g *core.Game) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.game == nil || m.game.Type() != g.Type() || !continues(m.game.History(), g.History()) {
+	if m.game == nil || m.game.Type() != g.Type() || !related(m.game.History(), g.History()) {
 		m.gameID = m.nextID()
 	}
 	m.game = g.Clone()
 	return nil
-}
-
-// continues reports whether one history is a prefix of the other: the
-// same game, moves played or taken back since.
-func continues(a, b []core.Move) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	return isPrefix(a, b)
 }
 
 // Play plays a legal move of the game.
@@ -198,13 +189,7 @@ func (m *JSONModule) Undo(_ context.Context, n int) error {
 	if m.game == nil {
 		return errNoGame
 	}
-	if n < 0 || n > m.game.MovesPlayed() {
-		return errors.New("cannot undo more moves than were played")
-	}
-	for range n {
-		m.game.Undo()
-	}
-	return nil
+	return undo(m.game, n)
 }
 
 // aliveWait is how long BestMove waits to learn whether the module has

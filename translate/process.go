@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
 	"syscall"
 	"time"
 
@@ -36,13 +35,11 @@ type UHPProcess struct {
 	cfg     Config
 	log     zerolog.Logger
 
-	mu       sync.Mutex // one exchange at a time
+	wanted   // the lock, the engine's info and the game it should have
 	proc     *process
-	info     uhp.EngineInfo
 	options  []*uhp.Option
 	settings [][2]string // options set so far, replayed into a new process
 
-	want    *core.Game    // the session's game, as the engine should have it
 	have    []core.Move   // the moves of the engine's game, when inStep
 	haveFor core.GameType // the type of the engine's game, when inStep
 	inStep  bool
@@ -239,47 +236,8 @@ func (p *UHPProcess) setOption(name, value string) error {
 	return nil
 }
 
-// Info is what the engine said of itself.
-func (p *UHPProcess) Info() uhp.EngineInfo {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.info
-}
-
 // Options are the options the engine declared.
 func (p *UHPProcess) Options() []*uhp.Option { return p.options }
-
-// NewGame sets the game the engine should have; it is sent at the next
-// search.
-func (p *UHPProcess) NewGame(_ context.Context, g *core.Game) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if g.Type()&^p.info.Expansions != 0 {
-		return fmt.Errorf("engine %s does not support %s games", p.info.ID, uhp.FormatGameType(g.Type()))
-	}
-	p.want = g.Clone()
-	return nil
-}
-
-// Play plays a move of the engine's game; it is sent at the next search.
-func (p *UHPProcess) Play(_ context.Context, m core.Move) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.want == nil {
-		return errNoGame
-	}
-	return p.want.PlayChecked(m)
-}
-
-// Undo takes back moves of the engine's game; sent at the next search.
-func (p *UHPProcess) Undo(_ context.Context, n int) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.want == nil {
-		return errNoGame
-	}
-	return undo(p.want, n)
-}
 
 // maxReplay is how many moves the engine is sent one by one to catch up
 // before a whole GameString is cheaper.
@@ -341,18 +299,6 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 	}
 	p.have, p.haveFor, p.inStep = p.want.History(), gs.Type, true
 	return nil
-}
-
-func isPrefix(a, b []core.Move) bool {
-	if len(a) > len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // FormatTime writes a bestmove time limit as hh:mm:ss, with a fraction of
