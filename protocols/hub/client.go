@@ -1,13 +1,12 @@
 package hub
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
-	"sync"
+
+	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // Client is the GUI side of Hub: it sends commands to an engine and reads
@@ -16,44 +15,18 @@ import (
 // silent engine can never hang the caller, and an answer abandoned at a
 // deadline stays to be read by the next wait.
 type Client struct {
-	w     io.Writer
-	lines chan string   // closed when the engine's output ends
-	ended chan struct{} // closed when the engine's output ends
-	mu    sync.Mutex
-	err   error // why the output ended
+	*uhp.LineReader
+	w io.Writer
 }
 
 // NewClient returns a client that writes commands to w and reads answers
 // from r, with a goroutine that reads r until it ends.
 func NewClient(r io.Reader, w io.Writer) *Client {
-	c := &Client{w: w, lines: make(chan string, 64), ended: make(chan struct{})}
-	go c.read(r)
-	return c
+	return &Client{LineReader: uhp.NewLineReader(r, defaultMaxLine), w: w}
 }
-
-func (c *Client) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), defaultMaxLine)
-	for sc.Scan() {
-		c.lines <- sc.Text()
-	}
-	err := sc.Err()
-	if err == nil {
-		err = io.EOF
-	}
-	c.mu.Lock()
-	c.err = err
-	c.mu.Unlock()
-	close(c.lines) // after every line read: Await sees them all first
-	close(c.ended)
-}
-
-// Ended is closed once the engine's output has ended and been read whole:
-// only then may the engine's process be waited for, which closes its pipes.
-func (c *Client) Ended() <-chan struct{} { return c.ended }
 
 // ErrEngineGone is returned once the engine's output has ended.
-const ErrEngineGone = constError("the engine's output ended")
+const ErrEngineGone = uhp.ErrEngineGone
 
 // Send writes one command.
 func (c *Client) Send(m Message) error {
@@ -79,35 +52,23 @@ type Answer struct {
 // error that is ErrEngineGone.
 func (c *Client) Await(ctx context.Context, want string, each func(Answer)) (Message, error) {
 	for {
-		select {
-		case text, open := <-c.lines:
-			if !open {
-				c.mu.Lock()
-				err := c.err
-				c.mu.Unlock()
-				if err == io.EOF {
-					return nil, ErrEngineGone
-				}
-				// A line too long to read, or a broken pipe: nothing more
-				// will be read from this engine either way.
-				return nil, fmt.Errorf("%w: %v", ErrEngineGone, err)
+		text, err := c.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		l, err := Parse(text)
+		if errors.Is(err, ErrEmptyLine) {
+			continue
+		}
+		a := Answer{Text: strings.TrimRight(text, "\r\n"), Err: err}
+		if err == nil {
+			a.Message, a.Err = DecodeAnswer(l)
+			if l.Command == want {
+				return a.Message, a.Err
 			}
-			l, err := Parse(text)
-			if errors.Is(err, ErrEmptyLine) {
-				continue
-			}
-			a := Answer{Text: strings.TrimRight(text, "\r\n"), Err: err}
-			if err == nil {
-				a.Message, a.Err = DecodeAnswer(l)
-				if l.Command == want {
-					return a.Message, a.Err
-				}
-			}
-			if each != nil {
-				each(a)
-			}
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		}
+		if each != nil {
+			each(a)
 		}
 	}
 }

@@ -1,12 +1,10 @@
 package uhp
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/hivebridge/hivebridge/core"
 )
@@ -17,41 +15,15 @@ import (
 // wait takes a context, so a silent engine can never hang the caller; an
 // answer abandoned at a deadline can still be awaited afterwards.
 type Client struct {
-	w     io.Writer
-	lines chan string   // closed when the engine's output ends
-	ended chan struct{} // closed when the engine's output ends
-	mu    sync.Mutex
-	err   error // why the output ended
+	*LineReader
+	w io.Writer
 }
 
 // NewClient returns a client that writes commands to w and reads answers
 // from r, with a goroutine that reads r until it ends.
 func NewClient(r io.Reader, w io.Writer) *Client {
-	c := &Client{w: w, lines: make(chan string, 64), ended: make(chan struct{})}
-	go c.read(r)
-	return c
+	return &Client{LineReader: NewLineReader(r, maxLine), w: w}
 }
-
-func (c *Client) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLine)
-	for sc.Scan() {
-		c.lines <- strings.TrimRight(sc.Text(), "\r")
-	}
-	err := sc.Err()
-	if err == nil {
-		err = io.EOF
-	}
-	c.mu.Lock()
-	c.err = err
-	c.mu.Unlock()
-	close(c.lines) // after every line read: Await sees them all first
-	close(c.ended)
-}
-
-// Ended is closed once the engine's output has ended and been read whole:
-// only then may the engine's process be waited for, which closes its pipes.
-func (c *Client) Ended() <-chan struct{} { return c.ended }
 
 // ErrEngineGone is returned once the engine's output has ended.
 const ErrEngineGone Error = "the engine's output ended"
@@ -80,29 +52,20 @@ func (c *Client) Await(ctx context.Context, each func(string)) ([]string, error)
 	var lines []string
 	var engineErr error
 	for {
-		select {
-		case line, open := <-c.lines:
-			if !open {
-				c.mu.Lock()
-				err := c.err
-				c.mu.Unlock()
-				if err == io.EOF {
-					err = ErrEngineGone
-				}
-				return lines, err
-			}
-			if line == "ok" {
-				return lines, engineErr
-			}
-			if kind, msg, found := strings.Cut(line, " "); found && (kind == "err" || kind == "invalidmove") && engineErr == nil {
-				engineErr = &EngineError{Kind: kind, Message: msg}
-			}
-			lines = append(lines, line)
-			if each != nil {
-				each(line)
-			}
-		case <-ctx.Done():
-			return lines, ctx.Err()
+		line, err := c.Next(ctx)
+		if err != nil {
+			return lines, err
+		}
+		line = strings.TrimRight(line, "\r")
+		if line == "ok" {
+			return lines, engineErr
+		}
+		if kind, msg, found := strings.Cut(line, " "); found && (kind == "err" || kind == "invalidmove") && engineErr == nil {
+			engineErr = &EngineError{Kind: kind, Message: msg}
+		}
+		lines = append(lines, line)
+		if each != nil {
+			each(line)
 		}
 	}
 }
