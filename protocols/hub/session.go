@@ -249,7 +249,7 @@ func (s *Session) read(r io.Reader, lines chan<- input) {
 		}
 	}
 	for {
-		line, tooLong, err := readLine(br, s.cfg.MaxLine)
+		line, tooLong, err := uhp.ReadLine(br, s.cfg.MaxLine)
 		if (line != "" || tooLong || err == nil) && !send(input{line: line, tooLong: tooLong}) {
 			return
 		}
@@ -259,23 +259,6 @@ func (s *Session) read(r io.Reader, lines chan<- input) {
 			}
 			send(input{end: true, err: err})
 			return
-		}
-	}
-}
-
-// readLine reads one line of any length, keeping at most limit bytes of
-// it, and reports whether it was longer.
-func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error) {
-	var b strings.Builder
-	for {
-		chunk, isPrefix, err := r.ReadLine()
-		if b.Len()+len(chunk) > limit {
-			tooLong = true
-		} else {
-			b.Write(chunk)
-		}
-		if err != nil || !isPrefix {
-			return b.String(), tooLong, err
 		}
 	}
 }

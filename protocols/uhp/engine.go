@@ -157,7 +157,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line, tooLong, err := readLine(r, e.maxLineLen())
+		line, tooLong, err := ReadLine(r, e.maxLineLen())
 		if tooLong {
 			writeLines(w, "err The command is longer than "+strconv.Itoa(e.maxLineLen())+" bytes.", "ok")
 		} else if line != "" || err == nil {
@@ -173,23 +173,6 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		}
 		if err != nil {
 			return err
-		}
-	}
-}
-
-// readLine reads one line of any length, keeping at most limit bytes of
-// it, and reports whether it was longer.
-func readLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error) {
-	var b strings.Builder
-	for {
-		chunk, isPrefix, err := r.ReadLine()
-		if b.Len()+len(chunk) > limit {
-			tooLong = true
-		} else {
-			b.Write(chunk)
-		}
-		if err != nil || !isPrefix {
-			return b.String(), tooLong, err
 		}
 	}
 }

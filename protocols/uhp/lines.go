@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -67,3 +68,22 @@ func (l *LineReader) Next(ctx context.Context) (string, error) {
 // Ended is closed once the output has ended and been read whole: only then
 // may the engine's process be waited for, which closes its pipes.
 func (l *LineReader) Ended() <-chan struct{} { return l.ended }
+
+// ReadLine reads one command line of any length from a session's input,
+// keeping at most limit bytes of it, and reports whether it was longer: a
+// session answers an over-long line with an error and goes on, rather than
+// holding it whole or giving up on the viewer.
+func ReadLine(r *bufio.Reader, limit int) (line string, tooLong bool, err error) {
+	var b strings.Builder
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if b.Len()+len(chunk) > limit {
+			tooLong = true
+		} else {
+			b.Write(chunk)
+		}
+		if err != nil || !isPrefix {
+			return b.String(), tooLong, err
+		}
+	}
+}
