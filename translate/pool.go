@@ -53,10 +53,7 @@ func (p *Pool) Acquire(ctx context.Context) (Engine, error) {
 		p.mu.Unlock()
 		return nil, ErrPoolClosed
 	}
-	if n := len(p.idle); n > 0 {
-		e := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.busy.Add(1)
+	if e, ok := p.takeIdle(); ok {
 		p.mu.Unlock()
 		return e, nil
 	}
@@ -100,10 +97,7 @@ func (p *Pool) Acquire(ctx context.Context) (Engine, error) {
 			p.mu.Unlock()
 			return nil, ErrPoolClosed
 		}
-		if n := len(p.idle); n > 0 {
-			e := p.idle[n-1]
-			p.idle = p.idle[:n-1]
-			p.busy.Add(1)
+		if e, ok := p.takeIdle(); ok {
 			more := len(p.idle) > 0
 			p.mu.Unlock()
 			if more {
@@ -113,6 +107,18 @@ func (p *Pool) Acquire(ctx context.Context) (Engine, error) {
 		}
 		p.mu.Unlock()
 	}
+}
+
+// takeIdle borrows an idle engine, if there is one; p.mu is held.
+func (p *Pool) takeIdle() (Engine, bool) {
+	n := len(p.idle)
+	if n == 0 {
+		return nil, false
+	}
+	e := p.idle[n-1]
+	p.idle = p.idle[:n-1]
+	p.busy.Add(1)
+	return e, true
 }
 
 // signal wakes one waiting search, if any.
