@@ -92,19 +92,8 @@ func (a axial) pos() Pos { return Pos{Row: a.r - a.q, Col: a.q + a.r} }
 
 // axialStep returns the axial offset of one step of the core's direction d.
 func axialStep(d core.Direction) axial {
-	switch d {
-	case core.East:
-		return axial{1, 0}
-	case core.SouthEast:
-		return axial{0, 1}
-	case core.SouthWest:
-		return axial{-1, 1}
-	case core.West:
-		return axial{-1, 0}
-	case core.NorthWest:
-		return axial{0, -1}
-	}
-	return axial{1, -1} // NorthEast
+	dq, dr := d.Axial()
+	return axial{dq, dr}
 }
 
 func (a axial) add(b axial) axial { return axial{a.q + b.q, a.r + b.r} }
