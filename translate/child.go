@@ -125,3 +125,18 @@ func drainStderr(r io.Reader, log zerolog.Logger) {
 		log.Warn().Int("lines", dropped).Msg("engine standard error flooded; lines dropped")
 	}
 }
+
+// settings are the options set on an engine process so far, in the order
+// set, so that a process started again after a failure gets them again.
+type settings [][2]string
+
+// set records name = value, replacing an earlier value of name.
+func (s *settings) set(name, value string) {
+	for i := range *s {
+		if (*s)[i][0] == name {
+			(*s)[i][1] = value
+			return
+		}
+	}
+	*s = append(*s, [2]string{name, value})
+}

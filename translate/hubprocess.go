@@ -48,7 +48,7 @@ type HubProcess struct {
 	proc     *hubRun
 	options  []*uhp.Option
 	params   []hub.Param // as the engine declared them
-	settings [][2]string // set-param name and value sent so far, replayed into a new run
+	settings settings    // set-param name and value sent so far, replayed into a new run
 	ready    bool        // init answered since the process started and since the last set-param
 
 	searched *core.Game // the last position searched by this run, nil for none
@@ -64,9 +64,7 @@ type hubRun struct {
 // to wait, which declares its parameters; init comes before the first
 // search, once Open has set the parameters --engine-option gives.
 func StartHub(ctx context.Context, program string, args []string, cfg Config) (*HubProcess, error) {
-	if cfg.Timeouts == (Timeouts{}) {
-		cfg.Timeouts = DefaultTimeouts()
-	}
+	cfg = cfg.withDefaults()
 	p := &HubProcess{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
 	if err := p.start(ctx); err != nil {
 		return nil, err
@@ -255,13 +253,7 @@ func (p *HubProcess) setParam(name, value string) error {
 		return fmt.Errorf("engine %s refused set-param name=%s value=%s: %v", p.info.ID, name, value, refused)
 	}
 	p.ready = false
-	for i := range p.settings {
-		if p.settings[i][0] == name {
-			p.settings[i][1] = value
-			return nil
-		}
-	}
-	p.settings = append(p.settings, [2]string{name, value})
+	p.settings.set(name, value)
 	return nil
 }
 

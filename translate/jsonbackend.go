@@ -57,9 +57,7 @@ type JSONModule struct {
 // DialJSON connects to the JSON AI module at addr and greets it, failing
 // fast when nothing answers there or the module says it is not usable.
 func DialJSON(ctx context.Context, addr string, cfg Config) (*JSONModule, error) {
-	if cfg.Timeouts == (Timeouts{}) {
-		cfg.Timeouts = DefaultTimeouts()
-	}
+	cfg = cfg.withDefaults()
 	m := &JSONModule{
 		addr:   addr,
 		cfg:    cfg,

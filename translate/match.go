@@ -391,9 +391,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, progress func(MatchProgress)
 	if cfg.MaxPlies == 0 {
 		cfg.MaxPlies = DefaultMaxPlies
 	}
-	if cfg.Engine.Timeouts == (Timeouts{}) {
-		cfg.Engine.Timeouts = DefaultTimeouts()
-	}
+	cfg.Engine = cfg.Engine.withDefaults()
 	if err := cfg.check(); err != nil {
 		return MatchResult{}, err
 	}

@@ -38,7 +38,7 @@ type UHPProcess struct {
 	wanted   // the lock, the engine's info and the game it should have
 	proc     *process
 	options  []*uhp.Option
-	settings [][2]string // options set so far, replayed into a new process
+	settings settings // options set so far, replayed into a new process
 
 	have    []core.Move   // the moves of the engine's game, when inStep
 	haveFor core.GameType // the type of the engine's game, when inStep
@@ -58,9 +58,7 @@ type process struct {
 
 // StartUHP starts a UHP engine program and reads its info and options.
 func StartUHP(ctx context.Context, program string, args []string, cfg Config) (*UHPProcess, error) {
-	if cfg.Timeouts == (Timeouts{}) {
-		cfg.Timeouts = DefaultTimeouts()
-	}
+	cfg = cfg.withDefaults()
 	p := &UHPProcess{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
 	if err := p.start(ctx); err != nil {
 		return nil, err
@@ -226,13 +224,7 @@ func (p *UHPProcess) setOption(name, value string) error {
 	if _, err := p.exchange(context.Background(), "options set "+name+" "+value, p.cfg.Timeouts.Command, nil); err != nil {
 		return err
 	}
-	for i := range p.settings {
-		if p.settings[i][0] == name {
-			p.settings[i][1] = value
-			return nil
-		}
-	}
-	p.settings = append(p.settings, [2]string{name, value})
+	p.settings.set(name, value)
 	return nil
 }
 

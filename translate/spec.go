@@ -133,6 +133,15 @@ type Timeouts struct {
 	Grace time.Duration
 }
 
+// withDefaults returns c with DefaultTimeouts where it sets none, as
+// every backend needs them.
+func (c Config) withDefaults() Config {
+	if c.Timeouts == (Timeouts{}) {
+		c.Timeouts = DefaultTimeouts()
+	}
+	return c
+}
+
 // DefaultTimeouts are generous enough for any sound engine on a loaded
 // machine and short enough that a hung one is noticed.
 func DefaultTimeouts() Timeouts {
@@ -151,9 +160,7 @@ func Open(ctx context.Context, spec string, cfg Config) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Timeouts == (Timeouts{}) {
-		cfg.Timeouts = DefaultTimeouts()
-	}
+	cfg = cfg.withDefaults()
 	var e Engine
 	switch sp.Kind {
 	case "native":
