@@ -95,42 +95,53 @@ func TestProxyWholeGames(t *testing.T) {
 	proxy := hivebridge(t, "uhp", "--backend", "uhp:"+os.Args[0]+" uhp")
 	rng := rand.New(rand.NewPCG(4, 2))
 	for game := range 4 {
-		gt := core.GameType(rng.IntN(int(core.AllGameTypes)))
-		g := core.NewGame(gt)
-		do(t, proxy, "newgame "+uhp.FormatGameType(gt))
-		var l core.MoveList
-		for g.Ply() < 400 && !g.Over() {
-			var m core.Move
-			if g.Ply() < 4 { // a random opening, so the games differ
-				g.GenerateMoves(&l)
-				m = l.At(rng.IntN(l.Len()))
-			} else {
-				answer := do(t, proxy, "bestmove depth 2")
-				var err error
-				if m, err = uhp.ParseMove(answer[len(answer)-1], g); err != nil || g.CheckMove(m) != nil {
-					t.Fatalf("game %d ply %d: the proxy answered %q: %v %v", game, g.Ply(), answer, err, g.CheckMove(m))
-				}
-			}
-			if g.Ply()%17 == 5 {
-				g.GenerateMoves(&l)
-				want := make([]string, l.Len())
-				for i, vm := range l.Moves() {
-					want[i] = uhp.FormatMove(vm, g)
-				}
-				if got := do(t, proxy, "validmoves")[0]; got != strings.Join(want, ";") {
-					t.Fatalf("validmoves = %s\nwant %s", got, strings.Join(want, ";"))
-				}
-			}
-			text := uhp.FormatMove(m, g)
-			g.Play(m)
-			if got, want := do(t, proxy, "play "+text)[0], uhp.Describe(g).String(); got != want {
-				t.Fatalf("play %s answered %s, want %s", text, got, want)
+		playWholeGame(t, proxy, rng, game, func(int) string { return "bestmove depth 2" })
+	}
+}
+
+// playWholeGame plays one game of a random type on a UHP session, both
+// sides chosen by its answer to bestmove (the command chooses which, by
+// ply) after a random opening. Every move is checked against an
+// independent copy of the game, as are validmoves now and then and every
+// GameString.
+func playWholeGame(t *testing.T, viewer *uhp.Client, rng *rand.Rand, game int, bestmove func(ply int) string) {
+	t.Helper()
+	gt := core.GameType(rng.IntN(int(core.AllGameTypes)))
+	g := core.NewGame(gt)
+	do(t, viewer, "newgame "+uhp.FormatGameType(gt))
+	var l core.MoveList
+	for g.Ply() < 400 && !g.Over() {
+		var m core.Move
+		if g.Ply() < 4 { // a random opening, so the games differ
+			g.GenerateMoves(&l)
+			m = l.At(rng.IntN(l.Len()))
+		} else {
+			command := bestmove(g.Ply())
+			answer := do(t, viewer, command)
+			var err error
+			if m, err = uhp.ParseMove(answer[len(answer)-1], g); err != nil || g.CheckMove(m) != nil {
+				t.Fatalf("game %d ply %d: %s answered %q: %v %v", game, g.Ply(), command, answer, err, g.CheckMove(m))
 			}
 		}
-		t.Logf("game %d (%s): %d plies, %s", game, uhp.FormatGameType(gt), g.Ply(), uhp.StateOf(g))
-		if !g.Over() {
-			t.Errorf("game %d did not end in 400 plies", game)
+		if g.Ply()%17 == 5 {
+			g.GenerateMoves(&l)
+			want := make([]string, l.Len())
+			for i, vm := range l.Moves() {
+				want[i] = uhp.FormatMove(vm, g)
+			}
+			if got := do(t, viewer, "validmoves")[0]; got != strings.Join(want, ";") {
+				t.Fatalf("validmoves = %s\nwant %s", got, strings.Join(want, ";"))
+			}
 		}
+		text := uhp.FormatMove(m, g)
+		g.Play(m)
+		if got, want := do(t, viewer, "play "+text)[0], uhp.Describe(g).String(); got != want {
+			t.Fatalf("play %s answered %s, want %s", text, got, want)
+		}
+	}
+	t.Logf("game %d (%s): %d plies, %s", game, uhp.FormatGameType(gt), g.Ply(), uhp.StateOf(g))
+	if !g.Over() {
+		t.Errorf("game %d did not end in 400 plies", game)
 	}
 }
 

@@ -18,7 +18,6 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // startHivejson runs hivebridge hivejson with args in the test process,
@@ -91,45 +90,14 @@ func TestHivejsonWholeGames(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(6, uint64(v)))
 			for game := range 2 {
-				playWholeGame(t, viewer, rng, game)
+				playWholeGame(t, viewer, rng, game, func(ply int) string {
+					if ply%2 == 1 {
+						return "bestmove time 00:00:00.05"
+					}
+					return "bestmove depth 2"
+				})
 			}
 		})
-	}
-}
-
-// playWholeGame plays one game of a random type on a UHP session, both
-// sides chosen by its bestmove after a random opening.
-func playWholeGame(t *testing.T, viewer *uhp.Client, rng *rand.Rand, game int) {
-	t.Helper()
-	gt := core.GameType(rng.IntN(int(core.AllGameTypes)))
-	g := core.NewGame(gt)
-	do(t, viewer, "newgame "+uhp.FormatGameType(gt))
-	var l core.MoveList
-	for g.Ply() < 400 && !g.Over() {
-		var m core.Move
-		if g.Ply() < 4 {
-			g.GenerateMoves(&l)
-			m = l.At(rng.IntN(l.Len()))
-		} else {
-			command := "bestmove depth 2"
-			if g.Ply()%2 == 1 {
-				command = "bestmove time 00:00:00.05"
-			}
-			answer := do(t, viewer, command)
-			var err error
-			if m, err = uhp.ParseMove(answer[len(answer)-1], g); err != nil || g.CheckMove(m) != nil {
-				t.Fatalf("game %d ply %d: %s answered %q: %v %v", game, g.Ply(), command, answer, err, g.CheckMove(m))
-			}
-		}
-		text := uhp.FormatMove(m, g)
-		g.Play(m)
-		if got, want := do(t, viewer, "play "+text)[0], uhp.Describe(g).String(); got != want {
-			t.Fatalf("play %s answered %s, want %s", text, got, want)
-		}
-	}
-	t.Logf("game %d (%s): %d plies, %s", game, uhp.FormatGameType(gt), g.Ply(), uhp.StateOf(g))
-	if !g.Over() {
-		t.Errorf("game %d did not end in 400 plies", game)
 	}
 }
 

@@ -28,47 +28,13 @@ func TestHubBackendWholeGames(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 1))
 	for game := range 4 {
-		gt := core.GameType(rng.IntN(int(core.AllGameTypes)))
-		g := core.NewGame(gt)
-		do(t, viewer, "newgame "+uhp.FormatGameType(gt))
-		var l core.MoveList
-		for g.Ply() < 400 && !g.Over() {
-			var m core.Move
-			if g.Ply() < 4 { // a random opening, so the games differ
-				g.GenerateMoves(&l)
-				m = l.At(rng.IntN(l.Len()))
-			} else {
-				// Both kinds of bestmove: depth= and move-time= levels.
-				command := "bestmove depth 2"
-				if g.Ply()%3 == 0 {
-					command = "bestmove time 00:00:00.05"
-				}
-				answer := do(t, viewer, command)
-				var err error
-				if m, err = uhp.ParseMove(answer[len(answer)-1], g); err != nil || g.CheckMove(m) != nil {
-					t.Fatalf("game %d ply %d: %s answered %q: %v %v", game, g.Ply(), command, answer, err, g.CheckMove(m))
-				}
+		// Both kinds of bestmove: depth= and move-time= levels.
+		playWholeGame(t, viewer, rng, game, func(ply int) string {
+			if ply%3 == 0 {
+				return "bestmove time 00:00:00.05"
 			}
-			if g.Ply()%17 == 5 {
-				g.GenerateMoves(&l)
-				want := make([]string, l.Len())
-				for i, vm := range l.Moves() {
-					want[i] = uhp.FormatMove(vm, g)
-				}
-				if got := do(t, viewer, "validmoves")[0]; got != strings.Join(want, ";") {
-					t.Fatalf("validmoves = %s\nwant %s", got, strings.Join(want, ";"))
-				}
-			}
-			text := uhp.FormatMove(m, g)
-			g.Play(m)
-			if got, want := do(t, viewer, "play "+text)[0], uhp.Describe(g).String(); got != want {
-				t.Fatalf("play %s answered %s, want %s", text, got, want)
-			}
-		}
-		t.Logf("game %d (%s): %d plies, %s", game, uhp.FormatGameType(gt), g.Ply(), uhp.StateOf(g))
-		if !g.Over() {
-			t.Errorf("game %d did not end in 400 plies", game)
-		}
+			return "bestmove depth 2"
+		})
 	}
 }
 
