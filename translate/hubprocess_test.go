@@ -262,20 +262,7 @@ func TestHubMisbehavingEngines(t *testing.T) {
 			if took > limit {
 				t.Errorf("BestMove took %v, more than %v", took, limit)
 			}
-			// The session goes on: the next search works on the same game.
-			g.Play(firstLegal(g))
-			if err := p.Play(ctx, firstLegal(loadGame(t, midgame))); err != nil {
-				t.Fatal(err)
-			}
-			if m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
-				t.Fatalf("BestMove after recovery = %s, %v; want %s", uhp.FormatMove(m, g), err, uhp.FormatMove(firstLegal(g), g))
-			}
-			if tc.mode == "flood" && !strings.Contains(logs.String(), "flooded") {
-				t.Errorf("a flood of standard error was not reported in the log")
-			}
-			if strings.Contains(logs.String(), `"level":"error"`) {
-				t.Errorf("error in the log:\n%s", logs.String())
-			}
+			checkRecovered(t, p, g, logs, tc.mode)
 		})
 	}
 }
