@@ -12,11 +12,12 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // The fake Hub engines are this test binary too, started again with
 // HIVEBRIDGE_FAKE_HUB_ENGINE naming a misbehaviour, in the manner of the
-// UHP fakes of fake_test.go: each misbehaves in its first run only, leaves
+// UHP fakes of translate/internal/fakeengine: each misbehaves in its first run only, leaves
 // its process id in HIVEBRIDGE_FAKE_DIR, and also every line it reads, in
 // lines-<pid>, so that tests can check what the backend sent it.
 //
@@ -27,7 +28,7 @@ const fakeHubModeVar = "HIVEBRIDGE_FAKE_HUB_ENGINE"
 
 func init() {
 	if mode := os.Getenv(fakeHubModeVar); mode != "" {
-		os.Exit(fakeHubEngine(mode, os.Getenv(fakeDirVar)))
+		os.Exit(fakeHubEngine(mode, os.Getenv(fakeengine.DirVar)))
 	}
 }
 

@@ -64,7 +64,7 @@ type hubRun struct {
 // to wait, which declares its parameters; init comes before the first
 // search, once Open has set the parameters --engine-option gives.
 func StartHub(ctx context.Context, program string, args []string, cfg Config) (*HubProcess, error) {
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	p := &HubProcess{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
 	if err := p.start(ctx); err != nil {
 		return nil, err

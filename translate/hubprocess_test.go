@@ -15,6 +15,7 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // startHubFake starts this test binary as a fake Hub engine in the given
@@ -24,16 +25,16 @@ func startHubFake(t *testing.T, mode string) (*translate.HubProcess, *syncBuffer
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv(fakeHubModeVar, mode)
-	t.Setenv(fakeDirVar, dir)
+	t.Setenv(fakeengine.DirVar, dir)
 	logs := &syncBuffer{}
-	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: testTimeouts}
+	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: fakeengine.Timeouts()}
 	p, err := translate.StartHub(context.Background(), os.Args[0], nil, cfg)
 	if err != nil {
 		t.Fatalf("StartHub(%s): %v", mode, err)
 	}
 	t.Cleanup(func() {
 		p.Close()
-		checkNoProcessLeft(t, dir)
+		fakeengine.CheckNoProcessLeft(t, dir)
 	})
 	return p, logs, dir
 }
@@ -255,9 +256,9 @@ func TestHubMisbehavingEngines(t *testing.T) {
 			}
 			// Bounded: the time, the margin, two graces, a restart; init
 			// has the start timeout.
-			limit := 100*time.Millisecond + testTimeouts.Margin + 2*testTimeouts.Grace + 3*time.Second
+			limit := 100*time.Millisecond + fakeengine.Timeouts().Margin + 2*fakeengine.Timeouts().Grace + 3*time.Second
 			if tc.mode == "noready" {
-				limit += testTimeouts.Start
+				limit += fakeengine.Timeouts().Start
 			}
 			if took > limit {
 				t.Errorf("BestMove took %v, more than %v", took, limit)
@@ -272,8 +273,8 @@ func TestHubMisbehavingEngines(t *testing.T) {
 func TestHubEngineWithoutWait(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(fakeHubModeVar, "nowait")
-	t.Setenv(fakeDirVar, dir)
-	timeouts := testTimeouts
+	t.Setenv(fakeengine.DirVar, dir)
+	timeouts := fakeengine.Timeouts()
 	timeouts.Start = 300 * time.Millisecond
 	start := time.Now()
 	_, err := translate.StartHub(context.Background(), os.Args[0], nil, translate.Config{Log: zerolog.Nop(), Timeouts: timeouts})
@@ -283,7 +284,7 @@ func TestHubEngineWithoutWait(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("start failure took %v", took)
 	}
-	checkNoProcessLeft(t, dir)
+	fakeengine.CheckNoProcessLeft(t, dir)
 
 	_, err = translate.StartHub(context.Background(), "true", nil, translate.Config{Log: zerolog.Nop(), Timeouts: timeouts})
 	if err == nil || !strings.Contains(err.Error(), "engine true exited before its answer to hub: it is not a Hub engine") {

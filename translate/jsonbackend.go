@@ -57,7 +57,7 @@ type JSONModule struct {
 // DialJSON connects to the JSON AI module at addr and greets it, failing
 // fast when nothing answers there or the module says it is not usable.
 func DialJSON(ctx context.Context, addr string, cfg Config) (*JSONModule, error) {
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	m := &JSONModule{
 		addr:   addr,
 		cfg:    cfg,

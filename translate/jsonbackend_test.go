@@ -15,6 +15,7 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // fakeModule is a Choose-Turn JSON AI module for tests. It answers every
@@ -157,7 +158,7 @@ func (m *fakeModule) serve(conn net.Conn) {
 // jsonConfig has short timeouts, so that a silent module is noticed
 // quickly.
 func jsonConfig() translate.Config {
-	return translate.Config{Log: zerolog.Nop(), Timeouts: testTimeouts}
+	return translate.Config{Log: zerolog.Nop(), Timeouts: fakeengine.Timeouts()}
 }
 
 // midGame returns a Base+MLP game a few moves in.

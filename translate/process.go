@@ -58,7 +58,7 @@ type process struct {
 
 // StartUHP starts a UHP engine program and reads its info and options.
 func StartUHP(ctx context.Context, program string, args []string, cfg Config) (*UHPProcess, error) {
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	p := &UHPProcess{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
 	if err := p.start(ctx); err != nil {
 		return nil, err

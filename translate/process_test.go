@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // syncBuffer is a log sink safe for the engine's goroutines.
@@ -37,54 +37,22 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// testTimeouts are short, so that hung fakes are noticed quickly.
-var testTimeouts = translate.Timeouts{
-	Start:   5 * time.Second,
-	Command: 2 * time.Second,
-	Margin:  300 * time.Millisecond,
-	Depth:   2 * time.Second,
-	Grace:   300 * time.Millisecond,
-}
-
 // startFake starts this test binary as a fake engine in the given mode,
 // and checks at the end of the test that none of its processes is left.
 func startFake(t *testing.T, mode string) (*translate.UHPProcess, *syncBuffer) {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", mode)
-	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
+	dir := fakeengine.Setenv(t, mode)
 	logs := &syncBuffer{}
-	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: testTimeouts}
+	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: fakeengine.Timeouts()}
 	p, err := translate.StartUHP(context.Background(), os.Args[0], nil, cfg)
 	if err != nil {
 		t.Fatalf("StartUHP(%s): %v", mode, err)
 	}
 	t.Cleanup(func() {
 		p.Close()
-		checkNoProcessLeft(t, dir)
+		fakeengine.CheckNoProcessLeft(t, dir)
 	})
 	return p, logs
-}
-
-// checkNoProcessLeft fails if a fake engine started in dir still runs.
-func checkNoProcessLeft(t *testing.T, dir string) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "pid-"))
-		if err != nil {
-			continue
-		}
-		deadline := time.Now().Add(2 * time.Second)
-		for syscall.Kill(pid, 0) == nil {
-			var status syscall.WaitStatus
-			syscall.Wait4(pid, &status, syscall.WNOHANG, nil) // reaped by its Cmd already, normally
-			if time.Now().After(deadline) {
-				t.Errorf("fake engine %d still running after Close", pid)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
 }
 
 // loadGame returns a game from a GameString.
@@ -192,7 +160,7 @@ func TestMisbehavingEngines(t *testing.T) {
 				t.Fatalf("BestMove error %v, want one containing %q", err, tc.wantErr)
 			}
 			// Bounded: the time, the margin, the grace, a restart.
-			if limit := 100*time.Millisecond + testTimeouts.Margin + testTimeouts.Grace + 3*time.Second; took > limit {
+			if limit := 100*time.Millisecond + fakeengine.Timeouts().Margin + fakeengine.Timeouts().Grace + 3*time.Second; took > limit {
 				t.Errorf("BestMove took %v, more than %v", took, limit)
 			}
 			checkRecovered(t, p, g, logs, tc.mode)
@@ -242,7 +210,7 @@ func TestEngineWithoutInfo(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", "noinfo")
 	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
-	timeouts := testTimeouts
+	timeouts := fakeengine.Timeouts()
 	timeouts.Start = 300 * time.Millisecond
 	start := time.Now()
 	_, err := translate.StartUHP(context.Background(), os.Args[0], nil, translate.Config{Log: zerolog.Nop(), Timeouts: timeouts})
@@ -252,7 +220,7 @@ func TestEngineWithoutInfo(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("start failure took %v", took)
 	}
-	checkNoProcessLeft(t, dir)
+	fakeengine.CheckNoProcessLeft(t, dir)
 }
 
 // TestEngineOptions checks --engine-option: names checked against what the
@@ -360,3 +328,5 @@ func TestFormatTime(t *testing.T) {
 		}
 	}
 }
+
+func TestMain(m *testing.M) { fakeengine.Main(m) }

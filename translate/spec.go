@@ -133,9 +133,9 @@ type Timeouts struct {
 	Grace time.Duration
 }
 
-// withDefaults returns c with DefaultTimeouts where it sets none, as
+// WithDefaults returns c with DefaultTimeouts where it sets none, as
 // every backend needs them.
-func (c Config) withDefaults() Config {
+func (c Config) WithDefaults() Config {
 	if c.Timeouts == (Timeouts{}) {
 		c.Timeouts = DefaultTimeouts()
 	}
@@ -160,7 +160,7 @@ func Open(ctx context.Context, spec string, cfg Config) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	var e Engine
 	switch sp.Kind {
 	case "native":

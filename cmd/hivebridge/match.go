@@ -19,6 +19,7 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
 // matchFlags are the match command's flags, kept in one value so that the
@@ -110,7 +111,7 @@ and its margin, LOS, the SPRT, how the games ended, and the wall time.`,
 	fl.IntVar(&f.randomPlies, "random-plies", 0, "start each pair of games after this many random legal plies")
 	fl.Uint64Var(&f.seed, "seed", 1, "the seed of the random openings")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
-	fl.IntVar(&f.maxPlies, "max-plies", translate.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
+	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
 	fl.StringVar(&f.out, "out", "", "write every game to this file and a JSON summary to FILE.json")
 	cmd.MarkFlagRequired("white")
@@ -119,8 +120,8 @@ and its margin, LOS, the SPRT, how the games ended, and the wall time.`,
 }
 
 // config checks the flags and turns them into a match configuration.
-func (f *matchFlags) config(cmd *cobra.Command) (translate.MatchConfig, error) {
-	cfg := translate.MatchConfig{
+func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
+	cfg := referee.Config{
 		White: f.white, Black: f.black,
 		WhiteOptions: f.whiteOptions, BlackOptions: f.blackOptions,
 		Games: f.games, RandomPlies: f.randomPlies, Seed: f.seed,
@@ -134,17 +135,17 @@ func (f *matchFlags) config(cmd *cobra.Command) (translate.MatchConfig, error) {
 	if cfg.GameType, err = uhp.ParseGameType(f.gameType); err != nil {
 		return cfg, fmt.Errorf("--gametype: %v", err)
 	}
-	if cfg.TC, err = translate.ParseTimeControl(f.tc); err != nil {
+	if cfg.TC, err = referee.ParseTimeControl(f.tc); err != nil {
 		return cfg, fmt.Errorf("--tc: %v", err)
 	}
 	for _, side := range []struct {
 		flag, value string
-		tc          **translate.TimeControl
+		tc          **referee.TimeControl
 	}{{"--white-tc", f.whiteTC, &cfg.WhiteTC}, {"--black-tc", f.blackTC, &cfg.BlackTC}} {
 		if side.value == "" {
 			continue
 		}
-		tc, err := translate.ParseTimeControl(side.value)
+		tc, err := referee.ParseTimeControl(side.value)
 		if err != nil {
 			return cfg, fmt.Errorf("%s: %v", side.flag, err)
 		}
@@ -162,12 +163,12 @@ func (f *matchFlags) config(cmd *cobra.Command) (translate.MatchConfig, error) {
 			return cfg, err
 		}
 		defer file.Close()
-		if cfg.Openings, err = translate.ReadOpenings(file); err != nil {
+		if cfg.Openings, err = referee.ReadOpenings(file); err != nil {
 			return cfg, fmt.Errorf("--openings %s: %v", f.openings, err)
 		}
 	}
 	if f.sprt != "" {
-		t, err := translate.ParseSPRT(f.sprt)
+		t, err := referee.ParseSPRT(f.sprt)
 		if err != nil {
 			return cfg, fmt.Errorf("--sprt: %v", err)
 		}
@@ -178,7 +179,7 @@ func (f *matchFlags) config(cmd *cobra.Command) (translate.MatchConfig, error) {
 
 // runMatch plays the match, showing its progress, and prints the table.
 // Interrupted, it still prints the table of the games finished.
-func runMatch(cmd *cobra.Command, f *matchFlags, cfg translate.MatchConfig) error {
+func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -192,7 +193,7 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg translate.MatchConfig) erro
 		games = bufio.NewWriter(file)
 	}
 	bar := newProgressView(cmd.ErrOrStderr())
-	res, runErr := translate.RunMatch(ctx, cfg, func(p translate.MatchProgress) {
+	res, runErr := referee.Run(ctx, cfg, func(p referee.Progress) {
 		bar.show(p)
 		if games != nil {
 			// Flushed game by game, so that a match cut short keeps
@@ -218,7 +219,7 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg translate.MatchConfig) erro
 }
 
 // gameLine is one game of the --out file.
-func gameLine(r translate.GameRecord) string {
+func gameLine(r referee.GameRecord) string {
 	white := "B"
 	if r.AWhite {
 		white = "A"
@@ -270,7 +271,7 @@ func isTerminal(w io.Writer) bool {
 	return true
 }
 
-func (v *progressView) show(p translate.MatchProgress) {
+func (v *progressView) show(p referee.Progress) {
 	t := p.Stats.Total
 	elo, margin := t.Elo()
 	tally := fmt.Sprintf("A +%d -%d =%d, Elo %s", t.Wins, t.Losses, t.Draws, formatElo(elo, margin))
@@ -319,7 +320,7 @@ func formatElo(diff, margin float64) string {
 }
 
 // openingsText says where the openings came from.
-func openingsText(f *matchFlags, cfg translate.MatchConfig) string {
+func openingsText(f *matchFlags, cfg referee.Config) string {
 	switch {
 	case len(cfg.Openings) > 0:
 		return fmt.Sprintf("%d from %s", len(cfg.Openings), f.openings)
@@ -331,7 +332,7 @@ func openingsText(f *matchFlags, cfg translate.MatchConfig) string {
 
 // endingCounts counts the games by how they ended; the details of a
 // forfeit (which differ from game to game) are cut at the first colon.
-func endingCounts(games []translate.GameRecord) map[string]int {
+func endingCounts(games []referee.GameRecord) map[string]int {
 	counts := map[string]int{}
 	for _, g := range games {
 		kind, _, _ := strings.Cut(g.Reason, ":")
@@ -341,7 +342,7 @@ func endingCounts(games []translate.GameRecord) map[string]int {
 }
 
 // endings lists how the games ended, the most frequent first.
-func endings(games []translate.GameRecord) []string {
+func endings(games []referee.GameRecord) []string {
 	counts := endingCounts(games)
 	kinds := make([]string, 0, len(counts))
 	for k := range counts {
@@ -361,7 +362,7 @@ func endings(games []translate.GameRecord) []string {
 }
 
 // printTable prints the match's result from engine A's point of view.
-func printTable(w io.Writer, f *matchFlags, cfg translate.MatchConfig, res translate.MatchResult) {
+func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Result) {
 	fmt.Fprintf(w, "Match: A = %s [%s] vs B = %s [%s]\n", cfg.White, cfg.TCOf(true), cfg.Black, cfg.TCOf(false))
 	fmt.Fprintf(w, "Openings: %s; move cap %d plies\n", openingsText(f, cfg), cfg.MaxPlies)
 	fmt.Fprintf(w, "Games: %d of %d, concurrency %d, wall time %s\n", len(res.Games), cfg.Games, cfg.Concurrency, res.Elapsed.Round(time.Millisecond))
@@ -372,7 +373,7 @@ func printTable(w io.Writer, f *matchFlags, cfg translate.MatchConfig, res trans
 	fmt.Fprintf(w, "%-12s %6s %6s %6s %6s %8s\n", "", "games", "wins", "losses", "draws", "score")
 	for _, row := range []struct {
 		name string
-		s    translate.MatchScore
+		s    referee.Score
 	}{{"A as White", res.Stats.AsWhite}, {"A as Black", res.Stats.AsBlack}, {"total", res.Stats.Total}} {
 		score := "-"
 		if row.s.Games() > 0 {
@@ -446,10 +447,10 @@ func finite(x float64) *float64 {
 }
 
 // writeSummary writes the match's JSON summary.
-func writeSummary(path string, f *matchFlags, cfg translate.MatchConfig, res translate.MatchResult) error {
+func writeSummary(path string, f *matchFlags, cfg referee.Config, res referee.Result) error {
 	t := res.Stats.Total
 	elo, margin := t.Elo()
-	conv := func(s translate.MatchScore) wld { return wld{s.Wins, s.Losses, s.Draws} }
+	conv := func(s referee.Score) wld { return wld{s.Wins, s.Losses, s.Draws} }
 	s := summary{
 		White: cfg.White, Black: cfg.Black,
 		WhiteTC: cfg.TCOf(true).String(), BlackTC: cfg.TCOf(false).String(),

@@ -1,4 +1,9 @@
-package translate_test
+// Package fakeengine is a misbehaving UHP engine for tests: a test binary
+// that calls Main from its TestMain becomes, when started again with
+// HIVEBRIDGE_FAKE_ENGINE set, an engine that crashes, hangs or talks
+// nonsense on purpose, so that the supervision of backends and the referee
+// can be tested against real processes.
+package fakeengine
 
 import (
 	"bufio"
@@ -7,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,15 +32,74 @@ import (
 // fake also writes its process id there, so tests can check no process is
 // left.
 const (
-	fakeModeVar = "HIVEBRIDGE_FAKE_ENGINE"
-	fakeDirVar  = "HIVEBRIDGE_FAKE_DIR"
+	// ModeVar names the misbehaviour of the fake started.
+	ModeVar = "HIVEBRIDGE_FAKE_ENGINE"
+	// DirVar names the folder where fakes leave their marks.
+	DirVar = "HIVEBRIDGE_FAKE_DIR"
 )
 
-func TestMain(m *testing.M) {
-	if mode := os.Getenv(fakeModeVar); mode != "" {
-		os.Exit(fakeEngine(mode, os.Getenv(fakeDirVar)))
+// Timeouts are short, so that hung fakes are noticed quickly.
+func Timeouts() translate.Timeouts {
+	return translate.Timeouts{
+		Start:   5 * time.Second,
+		Command: 2 * time.Second,
+		Margin:  300 * time.Millisecond,
+		Depth:   2 * time.Second,
+		Grace:   300 * time.Millisecond,
+	}
+}
+
+// Main runs the tests of m, or, in a process started as a fake engine, the
+// fake; it never returns.
+func Main(m *testing.M) {
+	if mode := os.Getenv(ModeVar); mode != "" {
+		os.Exit(run(mode, os.Getenv(DirVar)))
 	}
 	os.Exit(m.Run())
+}
+
+// Spec makes the running test binary a fake engine in the given mode for
+// the rest of the test, and returns its backend spec. When the test ends,
+// no fake it started may still run.
+func Spec(t *testing.T, mode string) string {
+	t.Helper()
+	Setenv(t, mode)
+	return `uhp:"` + os.Args[0] + `"`
+}
+
+// Setenv sets the environment that makes the test binary, started again,
+// a fake in the given mode, with a fresh folder for its marks, which it
+// returns; when the test ends, no fake started there may still run.
+func Setenv(t *testing.T, mode string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv(ModeVar, mode)
+	t.Setenv(DirVar, dir)
+	t.Cleanup(func() { CheckNoProcessLeft(t, dir) })
+	return dir
+}
+
+// CheckNoProcessLeft fails t if a fake engine started with its marks in
+// dir still runs.
+func CheckNoProcessLeft(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "pid-"))
+		if err != nil {
+			continue
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for syscall.Kill(pid, 0) == nil {
+			var status syscall.WaitStatus
+			syscall.Wait4(pid, &status, syscall.WNOHANG, nil) // reaped by its Cmd already, normally
+			if time.Now().After(deadline) {
+				t.Errorf("fake engine %d still running after Close", pid)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 }
 
 // firstMove answers every search with the first legal move.
@@ -46,9 +111,9 @@ func (firstMove) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, _ func(c
 	return l.At(0), nil
 }
 
-// fakeEngine runs a UHP engine on standard input and output that answers
+// run runs a UHP engine on standard input and output that answers
 // bestmove with the first legal move, except in the way mode says.
-func fakeEngine(mode, dir string) int {
+func run(mode, dir string) int {
 	os.WriteFile(filepath.Join(dir, fmt.Sprintf("pid-%d", os.Getpid())), nil, 0o644)
 	misbehaved := filepath.Join(dir, "misbehaved")
 	_, err := os.Stat(misbehaved)

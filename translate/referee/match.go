@@ -1,4 +1,4 @@
-package translate
+package referee
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hivebridge/hivebridge/translate"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/hub"
@@ -119,16 +121,16 @@ func (tc TimeControl) allocation(remaining time.Duration) time.Duration {
 	return hub.Allocate(remaining, 0, tc.Inc)
 }
 
-// DefaultMaxPlies is the move cap when MatchConfig.MaxPlies is 0: 200 turns
+// DefaultMaxPlies is the move cap when Config.MaxPlies is 0: 200 turns
 // of each side. Two engines that shuffle pieces without repeating a
 // position would otherwise play for ever.
 const DefaultMaxPlies = 400
 
-// MatchConfig describes a match between two engines, A and B. A (White) plays
+// Config describes a match between two engines, A and B. A (White) plays
 // White in the even-numbered games and Black in the odd ones; B (Black) the
 // other way round. Games 2k and 2k+1 start from the same opening, so each
 // opening is played from both sides.
-type MatchConfig struct {
+type Config struct {
 	// White and Black are the backend specs of engines A and B, in the
 	// syntax of Open. The names say who is White in game 0; the colours
 	// alternate from game to game.
@@ -164,11 +166,11 @@ type MatchConfig struct {
 	SPRT *SPRT
 	// Engine sets up the backends: the log and the timeouts. Its
 	// EngineOptions are ignored: WhiteOptions and BlackOptions apply.
-	Engine Config
+	Engine translate.Config
 }
 
 // TCOf returns the time control of engine A (engineA true) or B.
-func (cfg *MatchConfig) TCOf(engineA bool) TimeControl {
+func (cfg *Config) TCOf(engineA bool) TimeControl {
 	switch {
 	case engineA && cfg.WhiteTC != nil:
 		return *cfg.WhiteTC
@@ -201,28 +203,28 @@ func (r GameRecord) AScore() float64 {
 	return 0
 }
 
-// MatchProgress is reported after each finished game, from one goroutine at a
+// Progress is reported after each finished game, from one goroutine at a
 // time, in the order the games finish.
-type MatchProgress struct {
+type Progress struct {
 	Game     GameRecord // the game just finished
 	Done     int        // games finished so far
 	Total    int        // games in the match
 	InFlight int        // games being played now
-	Stats    MatchStats // engine A's results so far
+	Stats    Stats      // engine A's results so far
 	SPRT     *SPRTState // the test's state, when there is one
 }
 
-// MatchResult is the outcome of a match.
-type MatchResult struct {
+// Result is the outcome of a match.
+type Result struct {
 	Games   []GameRecord // the finished games, in game order
-	Stats   MatchStats   // engine A's results
+	Stats   Stats        // engine A's results
 	SPRT    *SPRTState   // the test's state at the end, when there is one
 	Stopped string       // why the match ended before all its games ("" when it did not)
 	Elapsed time.Duration
 }
 
 // openings returns the start position of each game pair.
-func (cfg *MatchConfig) openings() ([]*core.Game, error) {
+func (cfg *Config) openings() ([]*core.Game, error) {
 	pairs := (cfg.Games + 1) / 2
 	out := make([]*core.Game, pairs)
 	if len(cfg.Openings) > 0 {
@@ -313,7 +315,7 @@ func ReadOpenings(r io.Reader) ([]uhp.GameString, error) {
 }
 
 // check reports a configuration that cannot run.
-func (cfg *MatchConfig) check() error {
+func (cfg *Config) check() error {
 	switch {
 	case cfg.Games < 1:
 		return fmt.Errorf("the number of games must be at least 1, not %d", cfg.Games)
@@ -345,7 +347,7 @@ func (cfg *MatchConfig) check() error {
 // preflight opens each engine once before the match, so that a bad spec, a
 // bad option or a game type an engine does not play stops the match at once
 // with one clear error rather than forfeiting every game.
-func (cfg *MatchConfig) preflight(ctx context.Context, starts []*core.Game) error {
+func (cfg *Config) preflight(ctx context.Context, starts []*core.Game) error {
 	for _, side := range []struct {
 		name, spec string
 		options    []string
@@ -367,11 +369,11 @@ func (cfg *MatchConfig) preflight(ctx context.Context, starts []*core.Game) erro
 }
 
 // open starts one engine with its options.
-func (cfg *MatchConfig) open(ctx context.Context, spec string, options []string, label string) (Engine, error) {
+func (cfg *Config) open(ctx context.Context, spec string, options []string, label string) (translate.Engine, error) {
 	c := cfg.Engine
 	c.EngineOptions = options
 	c.Log = c.Log.With().Str("match_engine", label).Logger()
-	return Open(ctx, spec, c)
+	return translate.Open(ctx, spec, c)
 }
 
 // outcome is what a worker hands the collector: a finished game, or none
@@ -381,26 +383,26 @@ type outcome struct {
 	finished bool
 }
 
-// RunMatch plays the match and returns every finished game with engine A's
+// Run plays the match and returns every finished game with engine A's
 // statistics. progress, if not nil, is called after each game. The match
 // stops early when ctx ends (the games in flight are abandoned and ctx's
 // error returned with what was finished) or when the SPRT accepts a
 // hypothesis. Every engine it starts is closed before it returns.
-func RunMatch(ctx context.Context, cfg MatchConfig, progress func(MatchProgress)) (MatchResult, error) {
+func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, error) {
 	start := time.Now()
 	if cfg.MaxPlies == 0 {
 		cfg.MaxPlies = DefaultMaxPlies
 	}
-	cfg.Engine = cfg.Engine.withDefaults()
+	cfg.Engine = cfg.Engine.WithDefaults()
 	if err := cfg.check(); err != nil {
-		return MatchResult{}, err
+		return Result{}, err
 	}
 	starts, err := cfg.openings()
 	if err != nil {
-		return MatchResult{}, err
+		return Result{}, err
 	}
 	if err := cfg.preflight(ctx, starts); err != nil {
-		return MatchResult{}, err
+		return Result{}, err
 	}
 
 	matchCtx, stop := context.WithCancel(ctx)
@@ -421,7 +423,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, progress func(MatchProgress)
 		}
 	}()
 	workers := min(cfg.Concurrency, cfg.Games)
-	var running atomic.Int32 // games being played, for MatchProgress only
+	var running atomic.Int32 // games being played, for Progress only
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -439,7 +441,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, progress func(MatchProgress)
 		close(results)
 	}()
 
-	var res MatchResult
+	var res Result
 	var sprt *SPRTState
 	if cfg.SPRT != nil {
 		sprt = &SPRTState{Test: *cfg.SPRT}
@@ -458,7 +460,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, progress func(MatchProgress)
 			}
 		}
 		if progress != nil {
-			p := MatchProgress{Game: o.rec, Done: len(res.Games), Total: cfg.Games, InFlight: int(running.Load()), Stats: res.Stats}
+			p := Progress{Game: o.rec, Done: len(res.Games), Total: cfg.Games, InFlight: int(running.Load()), Stats: res.Stats}
 			if sprt != nil {
 				s := *sprt
 				p.SPRT = &s
@@ -484,7 +486,7 @@ type forfeit struct {
 
 // playGame plays game i of the match from start. finished is false when the
 // match was stopped before the game ended: its record means nothing.
-func (cfg *MatchConfig) playGame(ctx context.Context, i int, start *core.Game) (rec GameRecord, finished bool) {
+func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec GameRecord, finished bool) {
 	began := time.Now()
 	aWhite := i%2 == 0
 	g := start.Clone()
@@ -509,7 +511,7 @@ func (cfg *MatchConfig) playGame(ctx context.Context, i int, start *core.Game) (
 	}
 
 	// engines[c] is the engine playing colour c; tcs[c] its time control.
-	var engines [2]Engine
+	var engines [2]translate.Engine
 	var tcs [2]TimeControl
 	sides := [2]struct {
 		spec    string
@@ -567,7 +569,7 @@ func (cfg *MatchConfig) playGame(ctx context.Context, i int, start *core.Game) (
 
 // askMove asks the engine of colour me for its move within its time
 // control, charging its clock if it has one.
-func (cfg *MatchConfig) askMove(ctx context.Context, e Engine, tc TimeControl, clock *time.Duration, me core.Color, g *core.Game) (core.Move, *forfeit) {
+func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeControl, clock *time.Duration, me core.Color, g *core.Game) (core.Move, *forfeit) {
 	limit := uhp.Limit{Depth: tc.Depth, Time: tc.MoveTime}
 	moveCtx := ctx
 	if tc.Clock > 0 {
@@ -594,7 +596,7 @@ func (cfg *MatchConfig) askMove(ctx context.Context, e Engine, tc TimeControl, c
 
 func describeLimit(l uhp.Limit) string {
 	if l.Time > 0 {
-		return "time " + FormatTime(l.Time)
+		return "time " + translate.FormatTime(l.Time)
 	}
 	return "depth " + strconv.Itoa(l.Depth)
 }

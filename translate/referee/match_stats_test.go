@@ -1,4 +1,4 @@
-package translate_test
+package referee_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
@@ -19,7 +19,7 @@ func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
 //	95% scores 0.7 ± 1.96·0.04 = [0.6216, 0.7784], Elo [86.2, 218.2],
 //	half-width 66.01; LOS ½(1 + erf(40/√160)) = 0.999996.
 func TestEloAndLOS(t *testing.T) {
-	s := translate.MatchScore{Wins: 60, Losses: 20, Draws: 20}
+	s := referee.Score{Wins: 60, Losses: 20, Draws: 20}
 	if s.Games() != 100 || s.Points() != 70 || s.Ratio() != 0.7 {
 		t.Fatalf("games %d points %g ratio %g", s.Games(), s.Points(), s.Ratio())
 	}
@@ -32,17 +32,17 @@ func TestEloAndLOS(t *testing.T) {
 	}
 
 	for _, tc := range []struct {
-		s       translate.MatchScore
+		s       referee.Score
 		los     float64
 		elo     float64
 		margin  float64 // NaN: undefined; Inf: the interval reaches 0 or 1
 		comment string
 	}{
-		{translate.MatchScore{Wins: 30, Losses: 30, Draws: 40}, 0.5, 0, 53.16, "wins = losses: LOS exactly ½, Elo 0; variance 0.3·¼·2 = 0.15"},
-		{translate.MatchScore{Draws: 7}, 0.5, 0, math.NaN(), "all draws: no interval"},
-		{translate.MatchScore{Wins: 30, Losses: 25, Draws: 45}, 0.749908, 17.39, 50.88, "½(1+erf(5/√110)); score 0.525"},
-		{translate.MatchScore{Wins: 10, Losses: 1}, 0.996672, 400, math.Inf(1), "10 of 11: the interval passes 1"},
-		{translate.MatchScore{}, 0.5, 0, math.NaN(), "no game"},
+		{referee.Score{Wins: 30, Losses: 30, Draws: 40}, 0.5, 0, 53.16, "wins = losses: LOS exactly ½, Elo 0; variance 0.3·¼·2 = 0.15"},
+		{referee.Score{Draws: 7}, 0.5, 0, math.NaN(), "all draws: no interval"},
+		{referee.Score{Wins: 30, Losses: 25, Draws: 45}, 0.749908, 17.39, 50.88, "½(1+erf(5/√110)); score 0.525"},
+		{referee.Score{Wins: 10, Losses: 1}, 0.996672, 400, math.Inf(1), "10 of 11: the interval passes 1"},
+		{referee.Score{}, 0.5, 0, math.NaN(), "no game"},
 	} {
 		elo, margin := tc.s.Elo()
 		if los := tc.s.LOS(); !near(los, tc.los, 1e-3) {
@@ -67,15 +67,15 @@ func TestEloAndLOS(t *testing.T) {
 
 	// -400·log10(1/s - 1) at a few scores.
 	for score, want := range map[float64]float64{0.5: 0, 0.75: 190.85, 0.25: -190.85, 0.9: 381.70} {
-		if got := translate.EloDiff(score); !near(got, want, 0.01) {
+		if got := referee.EloDiff(score); !near(got, want, 0.01) {
 			t.Errorf("EloDiff(%g) = %.3f, want %.2f", score, got, want)
 		}
 	}
-	if got := translate.EloDiff(0.5); math.Signbit(got) {
+	if got := referee.EloDiff(0.5); math.Signbit(got) {
 		t.Errorf("EloDiff(0.5) = -0, which prints as -0.0")
 	}
-	if !math.IsInf(translate.EloDiff(1), 1) || !math.IsInf(translate.EloDiff(0), -1) {
-		t.Errorf("EloDiff(1), EloDiff(0) = %v, %v; want +Inf, -Inf", translate.EloDiff(1), translate.EloDiff(0))
+	if !math.IsInf(referee.EloDiff(1), 1) || !math.IsInf(referee.EloDiff(0), -1) {
+		t.Errorf("EloDiff(1), EloDiff(0) = %v, %v; want +Inf, -Inf", referee.EloDiff(1), referee.EloDiff(0))
 	}
 }
 
@@ -85,7 +85,7 @@ func TestEloAndLOS(t *testing.T) {
 // 4063 losses and 8620 draws for elo0=0, elo1=3 give 2.992 by the
 // approximation (2.991 exact); 30/25/45 for 0,10 gives 0.1872 (0.1865).
 func TestSPRT(t *testing.T) {
-	test, err := translate.ParseSPRT("0,3")
+	test, err := referee.ParseSPRT("0,3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,22 +96,22 @@ func TestSPRT(t *testing.T) {
 	if !near(lower, -math.Log(19), 1e-9) || !near(upper, math.Log(19), 1e-9) {
 		t.Errorf("Bounds = %.4f, %.4f; want ∓2.9444 (ln 19)", lower, upper)
 	}
-	if llr := test.LLR(translate.MatchScore{Wins: 4307, Losses: 4063, Draws: 8620}); !near(llr, 2.9922, 1e-3) {
+	if llr := test.LLR(referee.Score{Wins: 4307, Losses: 4063, Draws: 8620}); !near(llr, 2.9922, 1e-3) {
 		t.Errorf("LLR(4307/4063/8620, 0..3) = %.4f, want 2.9922", llr)
 	}
-	test10, _ := translate.ParseSPRT(" 0 , 10 ")
-	if llr := test10.LLR(translate.MatchScore{Wins: 30, Losses: 25, Draws: 45}); !near(llr, 0.18717, 1e-4) {
+	test10, _ := referee.ParseSPRT(" 0 , 10 ")
+	if llr := test10.LLR(referee.Score{Wins: 30, Losses: 25, Draws: 45}); !near(llr, 0.18717, 1e-4) {
 		t.Errorf("LLR(30/25/45, 0..10) = %.5f, want 0.18717", llr)
 	}
 	// Equal wins and losses: the mean is ½, below the midpoint of s0 and
 	// s1, so the evidence is for H0; with 0 and 400 that is
 	// N·(s1-½)·(½-s1)/(2·¼) = -0.3347·N.
-	test400, _ := translate.ParseSPRT("0,400")
-	if llr := test400.LLR(translate.MatchScore{Wins: 5, Losses: 5}); !near(llr, -3.347, 1e-3) {
+	test400, _ := referee.ParseSPRT("0,400")
+	if llr := test400.LLR(referee.Score{Wins: 5, Losses: 5}); !near(llr, -3.347, 1e-3) {
 		t.Errorf("LLR(5/5/0, 0..400) = %.4f, want -3.347", llr)
 	}
 	// Until A has both won and lost the test waits.
-	for _, s := range []translate.MatchScore{{}, {Wins: 50}, {Losses: 3, Draws: 9}, {Draws: 10}} {
+	for _, s := range []referee.Score{{}, {Wins: 50}, {Losses: 3, Draws: 9}, {Draws: 10}} {
 		if llr := test.LLR(s); llr != 0 {
 			t.Errorf("LLR(%+v) = %g, want 0", s, llr)
 		}
@@ -119,22 +119,22 @@ func TestSPRT(t *testing.T) {
 
 	// The state: H0 once below the lower bound, H1 above the upper, and
 	// the verdict stands.
-	st := translate.SPRTState{Test: test400}
-	st.Update(translate.MatchScore{Wins: 4, Losses: 4})
-	if st.Verdict != translate.SPRTContinue || !near(st.LLR, -2.678, 1e-3) {
+	st := referee.SPRTState{Test: test400}
+	st.Update(referee.Score{Wins: 4, Losses: 4})
+	if st.Verdict != referee.SPRTContinue || !near(st.LLR, -2.678, 1e-3) {
 		t.Errorf("after 4/4: %+v, want no verdict at LLR -2.678", st)
 	}
-	st.Update(translate.MatchScore{Wins: 5, Losses: 5})
-	if st.Verdict != translate.SPRTH0 || st.Verdict.String() != "H0 accepted" {
+	st.Update(referee.Score{Wins: 5, Losses: 5})
+	if st.Verdict != referee.SPRTH0 || st.Verdict.String() != "H0 accepted" {
 		t.Errorf("after 5/5: %+v, want H0", st)
 	}
-	st.Update(translate.MatchScore{Wins: 500, Losses: 5})
-	if st.Verdict != translate.SPRTH0 {
+	st.Update(referee.Score{Wins: 500, Losses: 5})
+	if st.Verdict != referee.SPRTH0 {
 		t.Errorf("the verdict changed: %+v", st)
 	}
-	st = translate.SPRTState{Test: test10}
-	st.Update(translate.MatchScore{Wins: 40, Losses: 2, Draws: 3})
-	if st.Verdict != translate.SPRTH1 || st.LLR < st.Upper {
+	st = referee.SPRTState{Test: test10}
+	st.Update(referee.Score{Wins: 40, Losses: 2, Draws: 3})
+	if st.Verdict != referee.SPRTH1 || st.LLR < st.Upper {
 		t.Errorf("after 40/2/3: %+v, want H1", st)
 	}
 
@@ -145,7 +145,7 @@ func TestSPRT(t *testing.T) {
 		"5,5":    "must be less than",
 		"0,5000": "within ±1000",
 	} {
-		if _, err := translate.ParseSPRT(in); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := referee.ParseSPRT(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSPRT(%q) = %v, want an error containing %q", in, err, want)
 		}
 	}
@@ -153,8 +153,8 @@ func TestSPRT(t *testing.T) {
 
 // TestMatchStatsAdd counts a game for engine A on its colour.
 func TestMatchStatsAdd(t *testing.T) {
-	var st translate.MatchStats
-	for _, g := range []translate.GameRecord{
+	var st referee.Stats
+	for _, g := range []referee.GameRecord{
 		{AWhite: true, Result: core.WhiteWins},  // A wins as White
 		{AWhite: false, Result: core.WhiteWins}, // A loses as Black
 		{AWhite: false, Result: core.BlackWins}, // A wins as Black
@@ -162,10 +162,10 @@ func TestMatchStatsAdd(t *testing.T) {
 	} {
 		st.Add(g)
 	}
-	want := translate.MatchStats{
-		AsWhite: translate.MatchScore{Wins: 1, Draws: 1},
-		AsBlack: translate.MatchScore{Wins: 1, Losses: 1},
-		Total:   translate.MatchScore{Wins: 2, Losses: 1, Draws: 1},
+	want := referee.Stats{
+		AsWhite: referee.Score{Wins: 1, Draws: 1},
+		AsBlack: referee.Score{Wins: 1, Losses: 1},
+		Total:   referee.Score{Wins: 2, Losses: 1, Draws: 1},
 	}
 	if st != want {
 		t.Errorf("stats %+v, want %+v", st, want)

@@ -1,9 +1,8 @@
-package translate_test
+package referee_test
 
 import (
 	"context"
 	"errors"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,19 +13,9 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/translate/referee"
 )
-
-// fakeSpec makes this test binary a fake engine in the given mode for the
-// rest of the test, and returns its backend spec. At the end of the test
-// no fake may still run, and no goroutine of the match may be left.
-func fakeSpec(t *testing.T, mode string) string {
-	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", mode)
-	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
-	t.Cleanup(func() { checkNoProcessLeft(t, dir) })
-	return `uhp:"` + os.Args[0] + `"`
-}
 
 // checkGoroutines fails the test if, shortly after it, more goroutines run
 // than before it: a match must wait for everything it started.
@@ -45,9 +34,9 @@ func checkGoroutines(t *testing.T) {
 	})
 }
 
-func tc(t *testing.T, s string) *translate.TimeControl {
+func tc(t *testing.T, s string) *referee.TimeControl {
 	t.Helper()
-	c, err := translate.ParseTimeControl(s)
+	c, err := referee.ParseTimeControl(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,10 +44,10 @@ func tc(t *testing.T, s string) *translate.TimeControl {
 }
 
 // matchConfig is a match of A against B with short engine timeouts.
-func matchConfig(t *testing.T, a, b string, games int, timeControl string) translate.MatchConfig {
-	return translate.MatchConfig{
+func matchConfig(t *testing.T, a, b string, games int, timeControl string) referee.Config {
+	return referee.Config{
 		White: a, Black: b, Games: games, TC: *tc(t, timeControl), Concurrency: 2, Seed: 1,
-		Engine: translate.Config{Log: zerolog.Nop(), Timeouts: testTimeouts},
+		Engine: translate.Config{Log: zerolog.Nop(), Timeouts: fakeengine.Timeouts()},
 	}
 }
 
@@ -66,12 +55,12 @@ func matchConfig(t *testing.T, a, b string, games int, timeControl string) trans
 // game in order, colours alternating, each opening played from both sides,
 // a GameString that replays to the position the game ended in, a result
 // that agrees with its reason, and statistics that count every game.
-func checkRecords(t *testing.T, res translate.MatchResult, games int) {
+func checkRecords(t *testing.T, res referee.Result, games int) {
 	t.Helper()
 	if len(res.Games) != games {
 		t.Fatalf("%d records, want %d", len(res.Games), games)
 	}
-	var st translate.MatchStats
+	var st referee.Stats
 	for i, r := range res.Games {
 		if r.Index != i {
 			t.Fatalf("record %d is game %d", i, r.Index)
@@ -127,8 +116,8 @@ func TestMatchNative(t *testing.T) {
 	cfg := matchConfig(t, "native", "native", 4, "depth=1")
 	cfg.WhiteTC, cfg.BlackTC = tc(t, "depth=2"), tc(t, "depth=1")
 	cfg.RandomPlies = 2
-	var progress []translate.MatchProgress
-	res, err := translate.RunMatch(context.Background(), cfg, func(p translate.MatchProgress) { progress = append(progress, p) })
+	var progress []referee.Progress
+	res, err := referee.Run(context.Background(), cfg, func(p referee.Progress) { progress = append(progress, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,13 +150,13 @@ func TestMatchForfeits(t *testing.T) {
 	} {
 		t.Run(tcase.mode, func(t *testing.T) {
 			checkGoroutines(t)
-			cfg := matchConfig(t, fakeSpec(t, tcase.mode), "native", 2, tcase.tc)
-			res, err := translate.RunMatch(context.Background(), cfg, nil)
+			cfg := matchConfig(t, fakeengine.Spec(t, tcase.mode), "native", 2, tcase.tc)
+			res, err := referee.Run(context.Background(), cfg, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkRecords(t, res, 2)
-			if want := (translate.MatchScore{Losses: 2}); res.Stats.Total != want {
+			if want := (referee.Score{Losses: 2}); res.Stats.Total != want {
 				t.Errorf("A scored %+v, want two losses", res.Stats.Total)
 			}
 			for i, r := range res.Games {
@@ -191,9 +180,9 @@ func TestMatchForfeits(t *testing.T) {
 // 1): it loses each game on time at its first move, as White and as Black.
 func TestMatchLosesOnTime(t *testing.T) {
 	checkGoroutines(t)
-	cfg := matchConfig(t, fakeSpec(t, "always-slow"), "native", 2, "depth=1")
+	cfg := matchConfig(t, fakeengine.Spec(t, "always-slow"), "native", 2, "depth=1")
 	cfg.WhiteTC = tc(t, "time=0.2")
-	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	res, err := referee.Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,10 +205,10 @@ func TestMatchLosesOnTime(t *testing.T) {
 // short allocation by seconds, since its first ply ignores the clock.)
 func TestMatchClock(t *testing.T) {
 	checkGoroutines(t)
-	spec := fakeSpec(t, "good")
+	spec := fakeengine.Spec(t, "good")
 	cfg := matchConfig(t, spec, spec, 2, "time=2+0.05")
 	cfg.RandomPlies, cfg.MaxPlies = 2, 40
-	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	res, err := referee.Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +224,7 @@ func TestMatchClock(t *testing.T) {
 func TestMatchMoveCap(t *testing.T) {
 	cfg := matchConfig(t, "native", "native", 2, "depth=1")
 	cfg.RandomPlies, cfg.MaxPlies = 2, 10
-	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	res, err := referee.Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +237,7 @@ func TestMatchMoveCap(t *testing.T) {
 			t.Errorf("game %d: GameString %q, want the board as left, in progress at White[6]", i, r.GameString)
 		}
 	}
-	if res.Stats.Total != (translate.MatchScore{Draws: 2}) {
+	if res.Stats.Total != (referee.Score{Draws: 2}) {
 		t.Errorf("stats %+v, want two draws", res.Stats.Total)
 	}
 }
@@ -257,10 +246,10 @@ func TestMatchMoveCap(t *testing.T) {
 // opening, two engines that each play their first legal move (the "good"
 // fakes) repeat a position a third time at ply 41.
 func TestMatchRepetition(t *testing.T) {
-	spec := fakeSpec(t, "good")
+	spec := fakeengine.Spec(t, "good")
 	cfg := matchConfig(t, spec, spec, 2, "depth=1")
 	cfg.Openings = []uhp.GameString{mustGameString(t, "Base;InProgress;White[2];wS1;bS1 /wS1")}
-	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	res, err := referee.Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,10 +274,10 @@ func mustGameString(t *testing.T, s string) uhp.GameString {
 // the concurrency, and deterministic engines then play the same games; a
 // different seed gives different openings.
 func TestMatchReproducible(t *testing.T) {
-	run := func(seed uint64, concurrency int) []translate.GameRecord {
+	run := func(seed uint64, concurrency int) []referee.GameRecord {
 		cfg := matchConfig(t, "native", "native", 4, "depth=1")
 		cfg.RandomPlies, cfg.Seed, cfg.Concurrency, cfg.MaxPlies = 3, seed, concurrency, 30
-		res, err := translate.RunMatch(context.Background(), cfg, nil)
+		res, err := referee.Run(context.Background(), cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,8 +299,8 @@ func TestMatchReproducible(t *testing.T) {
 	}
 
 	for k := uint64(0); k < 20; k++ {
-		g1, err1 := translate.RandomOpening(core.AllExpansions, 6, 42, k)
-		g2, err2 := translate.RandomOpening(core.AllExpansions, 6, 42, k)
+		g1, err1 := referee.RandomOpening(core.AllExpansions, 6, 42, k)
+		g2, err2 := referee.RandomOpening(core.AllExpansions, 6, 42, k)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
@@ -328,15 +317,15 @@ func TestMatchReproducible(t *testing.T) {
 // Elo within a dozen games (at 5 wins and 5 losses, LLR -3.35).
 func TestMatchSPRTStops(t *testing.T) {
 	checkGoroutines(t)
-	spec := fakeSpec(t, "always-illegal")
+	spec := fakeengine.Spec(t, "always-illegal")
 	cfg := matchConfig(t, spec, spec, 60, "depth=1")
-	test, _ := translate.ParseSPRT("0,400")
+	test, _ := referee.ParseSPRT("0,400")
 	cfg.SPRT = &test
-	res, err := translate.RunMatch(context.Background(), cfg, nil)
+	res, err := referee.Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.SPRT == nil || res.SPRT.Verdict != translate.SPRTH0 || res.SPRT.LLR > res.SPRT.Lower {
+	if res.SPRT == nil || res.SPRT.Verdict != referee.SPRTH0 || res.SPRT.LLR > res.SPRT.Lower {
 		t.Fatalf("SPRT %+v, want H0 accepted", res.SPRT)
 	}
 	if n := len(res.Games); n >= 20 || res.Stopped != "SPRT: H0 accepted" {
@@ -353,11 +342,11 @@ func TestMatchSPRTStops(t *testing.T) {
 // flight are abandoned, not counted as forfeits, and every engine is gone.
 func TestMatchCancelled(t *testing.T) {
 	checkGoroutines(t)
-	cfg := matchConfig(t, fakeSpec(t, "always-hang"), "native", 4, "movetime=30")
+	cfg := matchConfig(t, fakeengine.Spec(t, "always-hang"), "native", 4, "movetime=30")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res, err := translate.RunMatch(ctx, cfg, nil)
+	res, err := referee.Run(ctx, cfg, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("RunMatch = %v, want the context's error", err)
 	}
@@ -372,22 +361,22 @@ func TestMatchCancelled(t *testing.T) {
 // TestMatchConfigErrors: a match that cannot run fails at once, before
 // any game, with one clear error.
 func TestMatchConfigErrors(t *testing.T) {
-	for want, change := range map[string]func(*translate.MatchConfig){
-		"at least 1, not 0":       func(c *translate.MatchConfig) { c.Games = 0 },
-		"concurrency must be":     func(c *translate.MatchConfig) { c.Concurrency = 0 },
-		"no valid time control":   func(c *translate.MatchConfig) { c.TC = translate.TimeControl{} },
-		"engine B has no valid":   func(c *translate.MatchConfig) { c.BlackTC = &translate.TimeControl{Depth: 1, MoveTime: time.Second} },
-		"unknown backend":         func(c *translate.MatchConfig) { c.Black = "telnet:x" },
-		"declares no such option": func(c *translate.MatchConfig) { c.WhiteOptions = []string{"Hash=1"} },
-		"exclude each other":      func(c *translate.MatchConfig) { c.RandomPlies = 2; c.Openings = []uhp.GameString{{}} },
-		"elo0 (5) must be less":   func(c *translate.MatchConfig) { c.SPRT = &translate.SPRT{Elo0: 5, Elo1: 5, Alpha: 0.05, Beta: 0.05} },
-		`opening 1 "Base;InProgress`: func(c *translate.MatchConfig) {
+	for want, change := range map[string]func(*referee.Config){
+		"at least 1, not 0":       func(c *referee.Config) { c.Games = 0 },
+		"concurrency must be":     func(c *referee.Config) { c.Concurrency = 0 },
+		"no valid time control":   func(c *referee.Config) { c.TC = referee.TimeControl{} },
+		"engine B has no valid":   func(c *referee.Config) { c.BlackTC = &referee.TimeControl{Depth: 1, MoveTime: time.Second} },
+		"unknown backend":         func(c *referee.Config) { c.Black = "telnet:x" },
+		"declares no such option": func(c *referee.Config) { c.WhiteOptions = []string{"Hash=1"} },
+		"exclude each other":      func(c *referee.Config) { c.RandomPlies = 2; c.Openings = []uhp.GameString{{}} },
+		"elo0 (5) must be less":   func(c *referee.Config) { c.SPRT = &referee.SPRT{Elo0: 5, Elo1: 5, Alpha: 0.05, Beta: 0.05} },
+		`opening 1 "Base;InProgress`: func(c *referee.Config) {
 			c.Openings = []uhp.GameString{mustGameString(t, "Base;InProgress;White[1];wQ")}
 		},
 	} {
 		cfg := matchConfig(t, "native", "native", 2, "depth=1")
 		change(&cfg)
-		_, err := translate.RunMatch(context.Background(), cfg, nil)
+		_, err := referee.Run(context.Background(), cfg, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("RunMatch = %v, want an error containing %q", err, want)
 		}
@@ -397,9 +386,9 @@ func TestMatchConfigErrors(t *testing.T) {
 // TestMatchEngineWithoutGameType refuses, before the match, an engine
 // that does not play the openings' game type.
 func TestMatchEngineWithoutGameType(t *testing.T) {
-	cfg := matchConfig(t, "native", fakeSpec(t, "nocaps"), 2, "depth=1")
+	cfg := matchConfig(t, "native", fakeengine.Spec(t, "nocaps"), 2, "depth=1")
 	cfg.GameType, cfg.RandomPlies = core.WithPillbug, 1
-	_, err := translate.RunMatch(context.Background(), cfg, nil)
+	_, err := referee.Run(context.Background(), cfg, nil)
 	if err == nil || !strings.Contains(err.Error(), "engine B (fake nocaps) does not play Base+P games") {
 		t.Fatalf("RunMatch = %v, want a refusal of the game type", err)
 	}
@@ -410,7 +399,7 @@ func TestMatchEngineWithoutGameType(t *testing.T) {
 func TestReadOpenings(t *testing.T) {
 	file := "# openings\n\nBase;InProgress;White[2];wS1;bS1 /wS1\n  Base+M;InProgress;Black[1];wM  \n" +
 		"Base;InProgress;White[2];wG1;bG1 wG1-\tWhiteWins\tgame=3\n"
-	got, err := translate.ReadOpenings(strings.NewReader(file))
+	got, err := referee.ReadOpenings(strings.NewReader(file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +417,7 @@ func TestReadOpenings(t *testing.T) {
 		"\nBase;InProgress;White[2];wQ\n":              `line 2: move 1 "wQ": You can't play your Queen Bee on your first turn.`,
 		"Base;InProgress;White[2];wS1;bS1 /wS1;wQ bS1": "line 1: move 3",
 	} {
-		if _, err := translate.ReadOpenings(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := referee.ReadOpenings(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ReadOpenings(%q) = %v, want an error containing %q", file, err, want)
 		}
 	}
@@ -436,7 +425,7 @@ func TestReadOpenings(t *testing.T) {
 
 // TestParseTimeControl reads the three forms and refuses anything else.
 func TestParseTimeControl(t *testing.T) {
-	for in, want := range map[string]translate.TimeControl{
+	for in, want := range map[string]referee.TimeControl{
 		"depth=3":       {Depth: 3},
 		"movetime=0.25": {MoveTime: 250 * time.Millisecond},
 		"MOVETIME=2":    {MoveTime: 2 * time.Second},
@@ -444,18 +433,20 @@ func TestParseTimeControl(t *testing.T) {
 		"time=10":       {Clock: 10 * time.Second},
 		" time=1.5+0 ":  {Clock: 1500 * time.Millisecond},
 	} {
-		got, err := translate.ParseTimeControl(in)
+		got, err := referee.ParseTimeControl(in)
 		if err != nil || got != want {
 			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v", in, got, err, want)
 			continue
 		}
-		if back, err := translate.ParseTimeControl(got.String()); err != nil || back != got {
+		if back, err := referee.ParseTimeControl(got.String()); err != nil || back != got {
 			t.Errorf("%q written as %q reads back as %+v, %v", in, got.String(), back, err)
 		}
 	}
 	for _, in := range []string{"", "depth", "depth=0", "depth=x", "movetime=0", "movetime=-1", "time=0", "time=5+-1", "time=a+1", "nodes=5", "movetime=NaN"} {
-		if _, err := translate.ParseTimeControl(in); err == nil || !strings.Contains(err.Error(), "want depth=N, movetime=S or time=S+inc") {
+		if _, err := referee.ParseTimeControl(in); err == nil || !strings.Contains(err.Error(), "want depth=N, movetime=S or time=S+inc") {
 			t.Errorf("ParseTimeControl(%q) = %v, want a refusal", in, err)
 		}
 	}
 }
+
+func TestMain(m *testing.M) { fakeengine.Main(m) }

@@ -1,4 +1,4 @@
-package translate
+package referee
 
 import (
 	"fmt"
@@ -12,24 +12,24 @@ import (
 // as they would read cutechess-cli's: a score s is worth an Elo difference
 // of -400·log10(1/s - 1).
 
-// MatchScore counts one engine's wins, losses and draws.
-type MatchScore struct {
+// Score counts one engine's wins, losses and draws.
+type Score struct {
 	Wins, Losses, Draws int
 }
 
 // Games is the number of games counted.
-func (s MatchScore) Games() int { return s.Wins + s.Losses + s.Draws }
+func (s Score) Games() int { return s.Wins + s.Losses + s.Draws }
 
 // Points is a win's point plus half a point a draw.
-func (s MatchScore) Points() float64 { return float64(s.Wins) + float64(s.Draws)/2 }
+func (s Score) Points() float64 { return float64(s.Wins) + float64(s.Draws)/2 }
 
 // Ratio is the points per game, 0 to 1 (NaN with no game).
-func (s MatchScore) Ratio() float64 { return s.Points() / float64(s.Games()) }
+func (s Score) Ratio() float64 { return s.Points() / float64(s.Games()) }
 
 // variance is the variance of one game's result (1, ½ or 0) in the
 // trinomial model with the observed frequencies: each outcome weighted by
 // its frequency, its distance from the mean squared.
-func (s MatchScore) variance() float64 {
+func (s Score) variance() float64 {
 	n := float64(s.Games())
 	mean := s.Ratio()
 	w, d, l := float64(s.Wins)/n, float64(s.Draws)/n, float64(s.Losses)/n
@@ -54,7 +54,7 @@ const z95 = 1.959963984540054
 // cutechess-cli reports it. The margin is NaN when every game had the same
 // result (the variance gives no interval) and Inf when the interval reaches
 // a score of 0 or 1.
-func (s MatchScore) Elo() (diff, margin float64) {
+func (s Score) Elo() (diff, margin float64) {
 	n := s.Games()
 	if n == 0 {
 		return 0, math.NaN()
@@ -76,7 +76,7 @@ func (s MatchScore) Elo() (diff, margin float64) {
 // LOS is the likelihood of superiority: the probability that the engine is
 // the stronger, from its wins and losses alone (draws say nothing about
 // it), 0.5·(1 + erf((W-L)/√(2(W+L)))). It is ½ with no decisive game.
-func (s MatchScore) LOS() float64 {
+func (s Score) LOS() float64 {
 	decisive := float64(s.Wins + s.Losses)
 	if decisive == 0 {
 		return 0.5
@@ -84,18 +84,18 @@ func (s MatchScore) LOS() float64 {
 	return 0.5 * (1 + math.Erf(float64(s.Wins-s.Losses)/math.Sqrt(2*decisive)))
 }
 
-// MatchStats are engine A's results in a match, by colour and in all.
-type MatchStats struct {
-	AsWhite, AsBlack, Total MatchScore
+// Stats are engine A's results in a match, by colour and in all.
+type Stats struct {
+	AsWhite, AsBlack, Total Score
 }
 
 // Add counts a finished game.
-func (st *MatchStats) Add(r GameRecord) {
+func (st *Stats) Add(r GameRecord) {
 	side := &st.AsBlack
 	if r.AWhite {
 		side = &st.AsWhite
 	}
-	for _, s := range []*MatchScore{side, &st.Total} {
+	for _, s := range []*Score{side, &st.Total} {
 		switch r.AScore() {
 		case 1:
 			s.Wins++
@@ -161,7 +161,7 @@ func (t SPRT) Bounds() (lower, upper float64) {
 // of so few results is tiny or nil and would let two or three games decide
 // the test (cutechess-cli likewise waits for every kind of result). A
 // match that A wins or loses entirely thus runs all its games.
-func (t SPRT) LLR(s MatchScore) float64 {
+func (t SPRT) LLR(s Score) float64 {
 	if s.Wins == 0 || s.Losses == 0 {
 		return 0
 	}
@@ -205,7 +205,7 @@ type SPRTState struct {
 
 // Update recomputes the state from engine A's score; once a hypothesis is
 // accepted the verdict stands.
-func (st *SPRTState) Update(s MatchScore) {
+func (st *SPRTState) Update(s Score) {
 	if st.Verdict != SPRTContinue {
 		return
 	}
