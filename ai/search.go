@@ -10,9 +10,12 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 )
 
+// MaxPly bounds the depth of a search: Hive searches never come near it,
+// and it sizes the per-ply scratch of each thread. A score within MaxPly
+// of ±MateScore is a forced result.
+const MaxPly = maxPly
+
 const (
-	// maxPly bounds the depth of a search: Hive searches never come near
-	// it, and it sizes the per-ply scratch of each thread.
 	maxPly = 64
 	// mateBound: any score beyond it in absolute value is a forced result.
 	mateBound = MateScore - maxPly
@@ -38,13 +41,18 @@ type Limits struct {
 
 // Info describes the state of a search: the best move found, its score from
 // the side to move's point of view (see MateScore), the depth of the
-// iteration that produced it, and the nodes searched by all threads so far.
+// iteration that produced it, the deepest ply the main thread reached, the
+// nodes searched by all threads so far, and the principal variation.
 type Info struct {
-	Depth   int
-	Move    core.Move
-	Score   int
-	Nodes   uint64
-	Elapsed time.Duration
+	Depth    int
+	SelDepth int
+	Move     core.Move
+	Score    int
+	Nodes    uint64
+	Elapsed  time.Duration
+	// PV starts with Move and goes on with the moves the table holds for
+	// the positions that follow; it is read only for reports.
+	PV []core.Move
 }
 
 // Searcher is the native Hive engine: iterative deepening alpha-beta over a
@@ -84,6 +92,19 @@ func (s *Searcher) SetHashMB(mb int) {
 	defer s.mu.Unlock()
 	s.helpers.Wait()
 	s.tt = newTable(mb)
+}
+
+// Clear empties the transposition table and the threads' move-ordering
+// history, so that the next search knows nothing of the earlier ones: what
+// a new game asks for.
+func (s *Searcher) Clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.helpers.Wait()
+	s.tt = newTable(s.tt.megabytes())
+	for _, w := range s.workers {
+		w.history = [core.NumPieces][historyCells]int32{}
+	}
 }
 
 // shared is the state of one search that all its threads see.
@@ -164,6 +185,8 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 	main.flush()
 	r.best.Nodes = sh.nodes.Load()
 	r.best.Elapsed = time.Since(sh.start)
+	r.best.SelDepth = max(main.selDepth, r.best.Depth)
+	r.best.PV = r.principalVariation(r.best.Move, r.best.Depth)
 	return r.best
 }
 
@@ -281,7 +304,31 @@ func (r *rootSearch) notify() {
 	info := r.best
 	info.Nodes = r.w.sh.nodes.Load()
 	info.Elapsed = time.Since(r.w.sh.start)
+	info.SelDepth = max(r.w.selDepth, info.Depth)
+	info.PV = r.principalVariation(info.Move, info.Depth)
 	r.report(info)
+}
+
+// principalVariation returns first followed by the best moves the table
+// remembers for the positions after it, at most depth moves in all: the
+// line the search expects. It stops at a move the table does not have,
+// one that is not legal (a collision of keys), and the end of the game.
+func (r *rootSearch) principalVariation(first core.Move, depth int) []core.Move {
+	g := r.w.g
+	pv := []core.Move{first}
+	g.Play(first)
+	for len(pv) < max(depth, 1) && !g.Over() {
+		e, ok := r.w.sh.tt.probe(g.Hash())
+		if !ok || e.move == core.NoMove || !g.Legal(e.move) {
+			break
+		}
+		pv = append(pv, e.move)
+		g.Play(e.move)
+	}
+	for range pv {
+		g.Undo()
+	}
+	return pv
 }
 
 // avoidImmediateLoss makes sure, when depth 2 did not complete, that the

@@ -76,6 +76,12 @@ func newTable(mb int) *table {
 	return &table{slots: make([]slot, buckets*bucketSlots), mask: buckets - 1}
 }
 
+// megabytes is the size the table was made with, rounded down as newTable
+// rounds it.
+func (t *table) megabytes() int {
+	return max(int(uint64(len(t.slots))*slotBytes>>20), 1)
+}
+
 // probe returns the entry stored for key, if any.
 func (t *table) probe(key uint64) (entry, bool) {
 	b := (key & t.mask) * bucketSlots

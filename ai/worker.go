@@ -55,6 +55,7 @@ type worker struct {
 	marks   [1 << 16]uint8 // indexed by core.Cell: the Queen neighbourhoods
 
 	nodes    uint64 // nodes searched by this thread in this search
+	selDepth int    // the deepest ply this thread reached in this search
 	flushed  uint64 // the part of nodes already added to shared.nodes
 	nextPoll uint64
 	aborted  bool
@@ -87,7 +88,7 @@ func (w *worker) reset(g *core.Game, sh *shared) {
 			}
 		}
 	}
-	w.nodes, w.flushed, w.nextPoll = 0, 0, pollInterval
+	w.nodes, w.flushed, w.nextPoll, w.selDepth = 0, 0, pollInterval, 0
 	w.aborted = false
 }
 
@@ -141,6 +142,7 @@ func terminal(g *core.Game, ply int) (int, bool) {
 // leaf scores a position at the search horizon.
 func (w *worker) leaf(ply int) int {
 	w.nodes++
+	w.selDepth = max(w.selDepth, ply)
 	if score, over := terminal(w.g, ply); over {
 		return score
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -19,10 +20,10 @@ import (
 // takes a context and returns when it ends.
 type Engine interface {
 	// Info describes the engine: its name and the expansions it plays.
-	Info() uhp.EngineInfo
+	Info() engine.Info
 	// Options are the engine's own options; setting one applies it to
 	// the engine.
-	Options() []*uhp.Option
+	Options() []*engine.Option
 	// NewGame makes the engine's game a copy of g, a new game or any
 	// position reached by play.
 	NewGame(ctx context.Context, g *core.Game) error
@@ -31,10 +32,16 @@ type Engine interface {
 	// Undo takes back the last n moves of the engine's game.
 	Undo(ctx context.Context, n int) error
 	// BestMove asks for a move of the engine's game within limit, calling
-	// report (if not nil) with each better move found on the way. The move
-	// returned is legal: a backend that answers anything else gives an
-	// error instead.
-	BestMove(ctx context.Context, limit uhp.Limit, report func(core.Move)) (core.Move, error)
+	// report (if not nil) with each report of the search's progress that
+	// the engine gives, one call at a time: its best move so far, and
+	// whatever of depth, score, nodes and line it says. The move returned
+	// is legal: a backend that answers anything else gives an error
+	// instead.
+	BestMove(ctx context.Context, limit engine.Limit, report func(engine.Progress)) (core.Move, error)
+	// Forget makes the engine forget what it learnt from earlier searches
+	// (its transposition table), as at the start of a new game: now, or
+	// at its next search, where the protocol says so with the game.
+	Forget(ctx context.Context) error
 	// Close stops the engine and frees what it holds.
 	Close() error
 }
@@ -72,18 +79,21 @@ func Interruptible(e Engine) bool {
 	return false
 }
 
-// Searcher adapts an Engine to what a UHP engine session needs: each
-// search starts by handing the engine the session's current game.
-func Searcher(e Engine) uhp.Searcher { return searcher{e} }
+// Searcher adapts an Engine to what a front-end session needs: each search
+// starts by handing the engine the session's current game, and a new game
+// of the session makes the engine forget the last.
+func Searcher(e Engine) engine.Searcher { return searcher{e} }
 
 type searcher struct{ e Engine }
 
-func (s searcher) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (s searcher) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	if err := s.e.NewGame(ctx, g); err != nil {
 		return core.NoMove, err
 	}
 	return s.e.BestMove(ctx, limit, report)
 }
+
+func (s searcher) Forget(ctx context.Context) error { return s.e.Forget(ctx) }
 
 // wanted is the game a backend process should think about, for the
 // backends that bring their engine in step only when asked for a move: the
@@ -91,12 +101,12 @@ func (s searcher) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, r
 // the next search sends it. It also keeps what the engine said of itself.
 type wanted struct {
 	mu   sync.Mutex // one exchange with the engine at a time
-	info uhp.EngineInfo
+	info engine.Info
 	want *core.Game
 }
 
 // Info is what the engine said of itself.
-func (w *wanted) Info() uhp.EngineInfo {
+func (w *wanted) Info() engine.Info {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.info

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
@@ -46,7 +47,7 @@ type HubProcess struct {
 
 	wanted   // the lock, the engine's info and the game it should search
 	proc     *hubRun
-	options  []*uhp.Option
+	options  []*engine.Option
 	params   []hub.Param // as the engine declared them
 	settings settings    // set-param name and value sent so far, replayed into a new run
 	ready    bool        // init answered since the process started and since the last set-param
@@ -124,7 +125,7 @@ func (p *HubProcess) start(ctx context.Context) error {
 		return fmt.Errorf("engine %s did not start as a Hub engine (no wait answer to hub within %s): %v", p.program, p.cfg.Timeouts.Start, err)
 	}
 	p.params = params
-	p.info = uhp.EngineInfo{ID: strings.TrimSpace(id.Name + " " + id.Version), Expansions: expansionsOf(params)}
+	p.info = engine.Info{ID: strings.TrimSpace(id.Name + " " + id.Version), Expansions: expansionsOf(params)}
 	if p.info.ID == "" {
 		p.info.ID = p.program
 	}
@@ -288,7 +289,7 @@ func (p *HubProcess) init(ctx context.Context) error {
 }
 
 // Options are the parameters the engine declared.
-func (p *HubProcess) Options() []*uhp.Option { return p.options }
+func (p *HubProcess) Options() []*engine.Option { return p.options }
 
 // sameGame reports whether b is the game a went on to, or came back to:
 // one's moves start the other's.
@@ -299,11 +300,20 @@ func sameGame(a, b *core.Game) bool {
 	return related(a.History(), b.History())
 }
 
+// Forget makes the next search start with new-game, which "clears hash
+// tables" in the Hub dialect for Hive.
+func (p *HubProcess) Forget(context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.searched = nil
+	return nil
+}
+
 // levelOf turns the limit of a UHP bestmove into Hub's level: bestmove
 // time is move-time=, bestmove depth is depth=, both are both (a Hub level
 // may combine them), and no limit at all is infinite, stopped when the
 // caller cancels.
-func levelOf(limit uhp.Limit) hub.Level {
+func levelOf(limit engine.Limit) hub.Level {
 	v := hub.Level{Depth: max(limit.Depth, 0), MoveTime: max(limit.Time, 0)}
 	if v.Depth == 0 && v.MoveTime == 0 {
 		v.Infinite = true
@@ -315,7 +325,7 @@ func levelOf(limit uhp.Limit) hub.Level {
 // Each info line's principal variation is read in the position and its
 // first move reported; the done move is the answer. A cancelled search is
 // stopped, and the move the engine answers stop with is returned.
-func (p *HubProcess) BestMove(ctx context.Context, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (p *HubProcess) BestMove(ctx context.Context, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.want == nil {
@@ -366,17 +376,17 @@ func (p *HubProcess) BestMove(ctx context.Context, limit uhp.Limit, report func(
 // and given the grace period to answer, then sent SIGINT and given the
 // grace period again, then killed and started again. Only an infinite
 // search is expected to need stop to end.
-func (p *HubProcess) awaitDone(ctx context.Context, timeout time.Duration, infinite bool, pos *core.Game, report func(core.Move)) (hub.Done, string, error) {
+func (p *HubProcess) awaitDone(ctx context.Context, timeout time.Duration, infinite bool, pos *core.Game, report func(engine.Progress)) (hub.Done, string, error) {
 	client := p.proc.client
 	var complaint string
 	each := func(a hub.Answer) {
 		switch m := a.Message.(type) {
 		case hub.Info:
-			if report == nil || len(m.PV) == 0 {
+			if report == nil {
 				return
 			}
-			if mv, err := hub.ReadMove(m.PV[0], pos); err == nil {
-				report(mv)
+			if progress, ok := m.Progress(pos); ok {
+				report(progress)
 			}
 		case hub.Error:
 			complaint = m.Message

@@ -13,7 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
@@ -96,7 +96,7 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reported []core.Move
-	m, err := p.BestMove(ctx, uhp.Limit{Depth: 3}, func(m core.Move) { reported = append(reported, m) })
+	m, err := p.BestMove(ctx, engine.Limit{Depth: 3}, func(p engine.Progress) { reported = append(reported, p.Move) })
 	if err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove = %v, %v", m, err)
 	}
@@ -110,13 +110,13 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 	// The same game goes on: no new-game, no init.
 	g.Play(m)
 	p.Play(ctx, m)
-	if _, err := p.BestMove(ctx, uhp.Limit{Time: 250 * time.Millisecond}, nil); err != nil {
+	if _, err := p.BestMove(ctx, engine.Limit{Time: 250 * time.Millisecond}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := lastLines(t, dir, 3); !strings.HasPrefix(got, "pos ") || !strings.HasSuffix(got, "\nlevel move-time=0.25\ngo think") {
 		t.Errorf("sent\n%s", got)
 	}
-	if _, err := p.BestMove(ctx, uhp.Limit{Depth: 4, Time: 2 * time.Second}, nil); err != nil {
+	if _, err := p.BestMove(ctx, engine.Limit{Depth: 4, Time: 2 * time.Second}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := lastLines(t, dir, 2); got != "level depth=4 move-time=2\ngo think" {
@@ -125,7 +125,7 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 	// Taken back: still the same game.
 	g.Undo()
 	p.Undo(ctx, 1)
-	if m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove after undo = %v, %v", m, err)
 	}
 	if got := lastLines(t, dir, 4); strings.Contains(got, "new-game") {
@@ -134,7 +134,7 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 	// Another game: new-game.
 	g = loadGame(t, "Base+L;InProgress;White[2];wS1;bL wS1/")
 	p.NewGame(ctx, g)
-	if m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove in another game = %v, %v", m, err)
 	}
 	if got := lastLines(t, dir, 4); !strings.HasPrefix(got, "new-game\npos variant=Base+L ") {
@@ -145,7 +145,7 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 	// engine answers stop with is returned.
 	cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
-	m, err = p.BestMove(cctx, uhp.Limit{}, nil)
+	m, err = p.BestMove(cctx, engine.Limit{}, nil)
 	if err != nil || m != firstLegal(g) {
 		t.Fatalf("a stopped infinite search = %v, %v", m, err)
 	}
@@ -183,10 +183,10 @@ func TestHubEngineOptions(t *testing.T) {
 	p.NewGame(ctx, g)
 	// The fake crashes at its first search; its next run gets the
 	// settings again, then init.
-	if _, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err == nil || !strings.Contains(err.Error(), "exited while searching; restarted") {
+	if _, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err == nil || !strings.Contains(err.Error(), "exited while searching; restarted") {
 		t.Fatalf("BestMove of a crashing engine: %v", err)
 	}
-	if m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove after the restart = %v, %v", m, err)
 	}
 	runs := received(t, dir)
@@ -202,7 +202,7 @@ func TestHubEngineOptions(t *testing.T) {
 	if err := translate.ApplyOptions(p, []string{"threads=2"}); err != nil {
 		t.Fatal(err)
 	}
-	p.BestMove(ctx, uhp.Limit{Depth: 1}, nil)
+	p.BestMove(ctx, engine.Limit{Depth: 1}, nil)
 	if got := lastLines(t, dir, 6); !strings.HasPrefix(got, "set-param name=threads value=2\nping\ninit\n") {
 		t.Errorf("sent\n%s", got)
 	}
@@ -242,7 +242,7 @@ func TestHubMisbehavingEngines(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			m, err := p.BestMove(ctx, uhp.Limit{Time: 100 * time.Millisecond}, nil)
+			m, err := p.BestMove(ctx, engine.Limit{Time: 100 * time.Millisecond}, nil)
 			took := time.Since(start)
 			if tc.wantErr == "" {
 				if err != nil || m != firstLegal(g) {
@@ -300,11 +300,11 @@ func TestHubEngineCancelled(t *testing.T) {
 	p.NewGame(context.Background(), g)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := p.BestMove(ctx, uhp.Limit{Time: time.Hour}, nil)
+	_, err := p.BestMove(ctx, engine.Limit{Time: time.Hour}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("BestMove = %v, want the context's error", err)
 	}
-	if m, err := p.BestMove(context.Background(), uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+	if m, err := p.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove after a cancelled one: %v, %v", m, err)
 	}
 	if err := p.NewGame(context.Background(), core.NewGame(core.Base)); err != nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // JSONModule is the Engine of a Choose-Turn JSON AI module listening at a
@@ -44,7 +44,7 @@ type JSONModule struct {
 	prefix string // of this engine's request and game ids
 
 	infoMu sync.Mutex
-	info   uhp.EngineInfo
+	info   engine.Info
 
 	mu     sync.Mutex // one exchange at a time
 	conn   net.Conn   // nil when not connected
@@ -63,7 +63,7 @@ func DialJSON(ctx context.Context, addr string, cfg Config) (*JSONModule, error)
 		cfg:    cfg,
 		log:    cfg.Log.With().Str("engine", "hivejson://"+addr).Logger(),
 		prefix: randomPrefix(),
-		info:   uhp.EngineInfo{ID: "hivejson://" + addr, Expansions: core.AllExpansions},
+		info:   engine.Info{ID: "hivejson://" + addr, Expansions: core.AllExpansions},
 	}
 	if err := m.connect(ctx); err != nil {
 		return nil, err
@@ -148,14 +148,14 @@ func (m *JSONModule) disconnect() {
 // Info is the module's name from its Greetings reply. The protocol says
 // nothing of expansions, and its game_state carries them, so every
 // expansion is assumed.
-func (m *JSONModule) Info() uhp.EngineInfo {
+func (m *JSONModule) Info() engine.Info {
 	m.infoMu.Lock()
 	defer m.infoMu.Unlock()
 	return m.info
 }
 
 // Options are none: the protocol has no way to set any.
-func (m *JSONModule) Options() []*uhp.Option { return nil }
+func (m *JSONModule) Options() []*engine.Option { return nil }
 
 // NewGame makes hivebridge's copy of the game a copy of g; a game that does
 // not go on from the last one gets a new game_id, "used to identify game
@@ -196,6 +196,10 @@ func (m *JSONModule) Undo(_ context.Context, n int) error {
 // LAN the news has long arrived; a millisecond costs a search nothing.
 const aliveWait = time.Millisecond
 
+// Forget does nothing: every Choose Turn request carries the whole game,
+// and the protocol has no way to tell a module to clear anything.
+func (m *JSONModule) Forget(context.Context) error { return nil }
+
 // BestMove sends a Choose Turn request for the game and returns the move of
 // the module's turn, once checked against the rules. With a time limit the
 // request's response_deadline is that far ahead and the reply is awaited
@@ -203,7 +207,7 @@ const aliveWait = time.Millisecond
 // alone the deadline is null, as the original sends it, the module thinks
 // as long as it likes, and the reply is awaited for Timeouts.Depth. The
 // protocol reports no intermediate moves: report is never called.
-func (m *JSONModule) BestMove(ctx context.Context, limit uhp.Limit, _ func(core.Move)) (core.Move, error) {
+func (m *JSONModule) BestMove(ctx context.Context, limit engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.game == nil {

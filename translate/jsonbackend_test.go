@@ -12,8 +12,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
@@ -198,7 +198,7 @@ func TestJSONModuleRecovers(t *testing.T) {
 			if err := e.NewGame(context.Background(), g); err != nil {
 				t.Fatal(err)
 			}
-			limit := uhp.Limit{Time: 200 * time.Millisecond}
+			limit := engine.Limit{Time: 200 * time.Millisecond}
 			start := time.Now()
 			m, err := e.BestMove(context.Background(), limit, nil)
 			took := time.Since(start)
@@ -286,7 +286,7 @@ func TestJSONModuleRequests(t *testing.T) {
 	ctx := context.Background()
 	g := midGame(t)
 	e.NewGame(ctx, g)
-	if _, err := e.BestMove(ctx, uhp.Limit{Time: 300 * time.Millisecond}, nil); err != nil {
+	if _, err := e.BestMove(ctx, engine.Limit{Time: 300 * time.Millisecond}, nil); err != nil {
 		t.Fatal(err)
 	}
 	req := fake.lastRequest()
@@ -310,7 +310,7 @@ func TestJSONModuleRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.Play(l.At(0))
-	m, err := e.BestMove(ctx, uhp.Limit{Depth: 3}, nil)
+	m, err := e.BestMove(ctx, engine.Limit{Depth: 3}, nil)
 	if err != nil || !g.Legal(m) {
 		t.Fatalf("BestMove(depth) = %v, %v", m, err)
 	}
@@ -320,7 +320,7 @@ func TestJSONModuleRequests(t *testing.T) {
 	if err := e.Undo(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err != nil {
+	if _, err := e.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if req := fake.lastRequest(); req.GameID != firstGame || req.GameState.TurnNumber != g.Ply()-2 {
@@ -336,7 +336,7 @@ func TestJSONModuleRequests(t *testing.T) {
 	}
 	fake.mu.Unlock()
 	e.NewGame(ctx, core.NewGame(core.Base))
-	m, err = e.BestMove(ctx, uhp.Limit{Depth: 1}, nil)
+	m, err = e.BestMove(ctx, engine.Limit{Depth: 1}, nil)
 	if err != nil || m == core.NoMove {
 		t.Fatalf("BestMove after the module hung up = %v, %v", m, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -106,7 +107,7 @@ func (p *Pairing) Match(ctx context.Context, t core.GameType, want core.Color, n
 }
 
 // BestMove waits for the other player's move.
-func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ uhp.Limit, _ func(core.Move)) (core.Move, error) {
+func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	timer := time.NewTimer(s.moveWait)
 	defer timer.Stop()
 	select {

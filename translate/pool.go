@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // Pool shares a limited number of engines among many sessions: a session
@@ -191,11 +191,11 @@ func (p *Pool) Stats() (open, idle, waiting int) {
 
 // Searcher returns a searcher for one session that borrows an engine from
 // the pool for each search.
-func (p *Pool) Searcher() uhp.Searcher { return pooled{p} }
+func (p *Pool) Searcher() engine.Searcher { return pooled{p} }
 
 type pooled struct{ p *Pool }
 
-func (s pooled) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (s pooled) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	e, err := s.p.Acquire(ctx)
 	if err != nil {
 		return core.NoMove, err

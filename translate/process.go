@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -37,7 +38,7 @@ type UHPProcess struct {
 
 	wanted   // the lock, the engine's info and the game it should have
 	proc     *process
-	options  []*uhp.Option
+	options  []*engine.Option
 	settings settings // options set so far, replayed into a new process
 
 	have    []core.Move   // the moves of the engine's game, when inStep
@@ -82,8 +83,28 @@ func StartUHP(ctx context.Context, program string, args []string, cfg Config) (*
 		opt.Apply = func(v string) error { return p.setOption(name, v) }
 		p.options = append(p.options, opt)
 	}
+	p.reportProgress()
 	return p, nil
 }
+
+// reportProgress turns on the engine's ReportIntermediateBestMoves, when it
+// declares that option, so that its thinking (the reference engine's
+// "MoveString;Depth;Score;PV..." lines) reaches hivebridge's front ends;
+// the setting is replayed into a restarted engine like any other. An
+// engine that refuses it only reports less.
+func (p *UHPProcess) reportProgress() {
+	for _, o := range p.options {
+		if o.Name == reportIntermediate && o.Type == engine.BoolOption && o.Value() != "True" {
+			if err := o.Set("True"); err != nil {
+				p.log.Warn().Err(err).Msg("engine refused ReportIntermediateBestMoves; its thinking will not be shown")
+			}
+		}
+	}
+}
+
+// reportIntermediate is the reference engine's option that makes bestmove
+// print its progress before its answer.
+const reportIntermediate = "ReportIntermediateBestMoves"
 
 // start runs the program and reads its unprompted info answer.
 func (p *UHPProcess) start(ctx context.Context) error {
@@ -229,7 +250,7 @@ func (p *UHPProcess) setOption(name, value string) error {
 }
 
 // Options are the options the engine declared.
-func (p *UHPProcess) Options() []*uhp.Option { return p.options }
+func (p *UHPProcess) Options() []*engine.Option { return p.options }
 
 // maxReplay is how many moves the engine is sent one by one to catch up
 // before a whole GameString is cheaper.
@@ -308,10 +329,12 @@ func FormatTime(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d:%s", int(d/time.Hour), int(d%time.Hour/time.Minute), s)
 }
 
-// BestMove brings the engine in step and asks it for a move. Each move
-// line of its answer is read in the position, in any spelling; the last is
-// the answer, and the ones before are reported as intermediate best moves.
-func (p *UHPProcess) BestMove(ctx context.Context, limit uhp.Limit, report func(core.Move)) (core.Move, error) {
+// BestMove brings the engine in step and asks it for a move. Each line of
+// its answer is read in the position, its moves in any spelling; the last
+// is the answer, and the ones before are reported as progress: bare
+// intermediate best moves, or the reference engine's
+// "MoveString;Depth;Score;PV..." reports.
+func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.want == nil {
@@ -334,8 +357,8 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit uhp.Limit, report func(
 	var each func(string)
 	if report != nil {
 		each = func(line string) {
-			if m, err := uhp.ParseMove(line, p.want); err == nil && p.want.Legal(m) {
-				report(m)
+			if progress, err := uhp.ParseProgress(line, p.want); err == nil && p.want.Legal(progress.Move) {
+				report(progress)
 			}
 		}
 	}
@@ -355,6 +378,15 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit uhp.Limit, report func(
 		return core.NoMove, fmt.Errorf("engine %s answered %q with %q, which is not a legal move: %v", p.info.ID, command, text, err)
 	}
 	return m, nil
+}
+
+// Forget makes the next search send the whole game with newgame, on which
+// UHP engines start afresh, rather than catch the engine up move by move.
+func (p *UHPProcess) Forget(context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inStep = false
+	return nil
 }
 
 // Close asks the engine to exit, then ends its process group.

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
@@ -94,7 +95,7 @@ func TestGoodEngineStaysInStep(t *testing.T) {
 	}
 	check := func(step string) {
 		t.Helper()
-		m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil)
+		m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil)
 		if err != nil {
 			t.Fatalf("%s: BestMove: %v", step, err)
 		}
@@ -150,7 +151,7 @@ func TestMisbehavingEngines(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			m, err := p.BestMove(ctx, uhp.Limit{Time: 100 * time.Millisecond}, nil)
+			m, err := p.BestMove(ctx, engine.Limit{Time: 100 * time.Millisecond}, nil)
 			took := time.Since(start)
 			if tc.wantErr == "" {
 				if err != nil || m != firstLegal(g) {
@@ -179,7 +180,7 @@ func checkRecovered(t *testing.T, p translate.Engine, g *core.Game, logs *syncBu
 	if err := p.Play(ctx, firstLegal(loadGame(t, midgame))); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := p.BestMove(ctx, uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove after recovery = %s, %v; want %s", uhp.FormatMove(m, g), err, uhp.FormatMove(firstLegal(g), g))
 	}
 	if mode == "flood" && !strings.Contains(logs.String(), "flooded") {
@@ -257,11 +258,11 @@ func TestCancelledSearch(t *testing.T) {
 	p.NewGame(context.Background(), g)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := p.BestMove(ctx, uhp.Limit{Time: time.Hour}, nil)
+	_, err := p.BestMove(ctx, engine.Limit{Time: time.Hour}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("BestMove = %v, want the context's error", err)
 	}
-	if m, err := p.BestMove(context.Background(), uhp.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+	if m, err := p.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove after a cancelled one: %v, %v", m, err)
 	}
 }

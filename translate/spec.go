@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/rs/zerolog"
-
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // Spec says which backend to use, in the one syntax of every --backend
@@ -209,7 +208,7 @@ func ApplyOptions(e Engine, settings []string) error {
 	return nil
 }
 
-func findOption(opts []*uhp.Option, name string) *uhp.Option {
+func findOption(opts []*engine.Option, name string) *engine.Option {
 	for _, o := range opts {
 		if strings.EqualFold(o.Name, name) {
 			return o

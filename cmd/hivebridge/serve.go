@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
@@ -117,7 +118,7 @@ type server struct {
 	native        bool
 	// fallback answers a Hub stop that comes before a backend that cannot
 	// be interrupted has reported a move (nil for the native backend).
-	fallback   uhp.Searcher
+	fallback   engine.Searcher
 	jsonServer *hivejson.Server
 	pairing    *translate.Pairing
 	metrics    *metrics

@@ -13,7 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // The AI module's side of the protocol. "The controller (game core) is the
@@ -25,17 +25,6 @@ import (
 // of processes or flags: it needs a listener or a connection, and a
 // Searcher to choose its moves.
 
-// Searcher chooses the moves a Server answers with. It has the shape of
-// uhp.Searcher, so that anything that answers a UHP session (the native
-// searcher, a pool of backend engines) answers a controller too.
-type Searcher interface {
-	// BestMove returns a legal move of g, which it must leave as it found
-	// it, searching within limit. It calls report, if not nil, with each
-	// better move found on the way. It stops when ctx is done: that is
-	// how a Server holds it to the request's deadline.
-	BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, report func(core.Move)) (core.Move, error)
-}
-
 // ServerConfig sets up a Server. Zero durations and sizes take the
 // defaults below.
 type ServerConfig struct {
@@ -44,7 +33,7 @@ type ServerConfig struct {
 	// "active":true or it never uses the AI").
 	Greeting GreetingsResponse
 	// Searcher chooses the turns.
-	Searcher Searcher
+	Searcher engine.Searcher
 	// DefaultTime is how long to think when a request's response_deadline
 	// is null, as it "always is in practice" (wire doc).
 	DefaultTime time.Duration
@@ -297,7 +286,8 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	}
 	think, answerBy := c.s.budget(req, received)
 	sctx, cancel := context.WithDeadline(ctx, answerBy)
-	m, err := c.s.cfg.Searcher.BestMove(sctx, g, uhp.Limit{Time: think}, nil)
+	var last engine.Progress
+	m, err := c.s.cfg.Searcher.BestMove(sctx, g, engine.Limit{Time: think}, func(p engine.Progress) { last = p })
 	timedOut := sctx.Err() != nil
 	cancel()
 	var turn Turn
@@ -309,8 +299,15 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 		log.Warn().Err(err).Dur("think", think).Msg("the search gave no move in time; answering with an offered turn")
 	default:
 		if turn, ok = TurnFor(choices, m); !ok {
-			log.Warn().Str("move", uhp.FormatMove(m, g)).Msg("the searcher's move was not offered; answering with an offered turn")
+			described, _ := TurnOf(m, g)
+			log.Warn().Str("move", turnString(described)).Msg("the searcher's move was not offered; answering with an offered turn")
 		}
+	}
+	if last.Move == m && m != core.NoMove {
+		// What the search said of the move it chose: its depth, score
+		// and effort, for whoever tunes or debugs the module.
+		log.Debug().Int("depth", last.Depth).Float64("score", last.Score.Pieces()).Bool("forced", last.Score.Kind == engine.Win || last.Score.Kind == engine.Loss).
+			Uint64("nodes", last.Nodes).Dur("elapsed", last.Elapsed).Msg("search of the chosen turn")
 	}
 	if !ok {
 		turn = fallback(choices)

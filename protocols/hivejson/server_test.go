@@ -18,25 +18,25 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // searchFunc is a Searcher made of a function.
-type searchFunc func(ctx context.Context, g *core.Game, limit uhp.Limit) (core.Move, error)
+type searchFunc func(ctx context.Context, g *core.Game, limit engine.Limit) (core.Move, error)
 
-func (f searchFunc) BestMove(ctx context.Context, g *core.Game, limit uhp.Limit, _ func(core.Move)) (core.Move, error) {
+func (f searchFunc) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	return f(ctx, g, limit)
 }
 
 // firstLegal answers every search with the core's first legal move.
-func firstLegal(_ context.Context, g *core.Game, _ uhp.Limit) (core.Move, error) {
+func firstLegal(_ context.Context, g *core.Game, _ engine.Limit) (core.Move, error) {
 	var l core.MoveList
 	g.GenerateMoves(&l)
 	return l.At(0), nil
 }
 
 // stalling thinks until it is stopped, and then has nothing.
-func stalling(ctx context.Context, _ *core.Game, _ uhp.Limit) (core.Move, error) {
+func stalling(ctx context.Context, _ *core.Game, _ engine.Limit) (core.Move, error) {
 	<-ctx.Done()
 	return core.NoMove, ctx.Err()
 }
@@ -195,8 +195,8 @@ func fixtureRequest(t *testing.T, name string) *ChooseTurnRequest {
 
 // answerWith makes a searcher that answers each position with the move of
 // the turn the test gave for its turn_number.
-func answerWith(t *testing.T, turns map[int]Turn) Searcher {
-	return searchFunc(func(_ context.Context, g *core.Game, _ uhp.Limit) (core.Move, error) {
+func answerWith(t *testing.T, turns map[int]Turn) engine.Searcher {
+	return searchFunc(func(_ context.Context, g *core.Game, _ engine.Limit) (core.Move, error) {
 		turn, ok := turns[g.Ply()]
 		if !ok {
 			return core.NoMove, fmt.Errorf("no turn for ply %d", g.Ply())
@@ -306,7 +306,7 @@ func TestServerMalformedFrames(t *testing.T) {
 // legal offered turn, or whose search fails, gets a reply with an error
 // key (the controller then ends the game, rather than waiting forever).
 func TestServerUnanswerable(t *testing.T) {
-	failing := searchFunc(func(context.Context, *core.Game, uhp.Limit) (core.Move, error) {
+	failing := searchFunc(func(context.Context, *core.Game, engine.Limit) (core.Move, error) {
 		return core.NoMove, errors.New("the engine fell over")
 	})
 	addr := startServer(t, ServerConfig{Searcher: failing, Log: zerolog.Nop()})
@@ -341,7 +341,7 @@ func TestServerOffersOnly(t *testing.T) {
 	searches := 0
 	var mu sync.Mutex
 	addr := startServer(t, ServerConfig{
-		Searcher: searchFunc(func(ctx context.Context, g *core.Game, limit uhp.Limit) (core.Move, error) {
+		Searcher: searchFunc(func(ctx context.Context, g *core.Game, limit engine.Limit) (core.Move, error) {
 			mu.Lock()
 			searches++
 			mu.Unlock()
@@ -400,7 +400,7 @@ func TestServerDeadlines(t *testing.T) {
 	var mu sync.Mutex
 	var limits []time.Duration
 	addr := startServer(t, ServerConfig{
-		Searcher: searchFunc(func(ctx context.Context, g *core.Game, limit uhp.Limit) (core.Move, error) {
+		Searcher: searchFunc(func(ctx context.Context, g *core.Game, limit engine.Limit) (core.Move, error) {
 			mu.Lock()
 			limits = append(limits, limit.Time)
 			mu.Unlock()
@@ -587,7 +587,7 @@ func TestServerShutdown(t *testing.T) {
 	searching := make(chan struct{}, 1)
 	s := NewServer(ServerConfig{
 		Greeting: testGreeting(),
-		Searcher: searchFunc(func(ctx context.Context, g *core.Game, limit uhp.Limit) (core.Move, error) {
+		Searcher: searchFunc(func(ctx context.Context, g *core.Game, limit engine.Limit) (core.Move, error) {
 			searching <- struct{}{}
 			return stalling(ctx, g, limit)
 		}),

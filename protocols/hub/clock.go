@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // This file turns Hub's level forms into the time a searcher may take over
@@ -67,8 +67,8 @@ func Allocate(remaining time.Duration, movesToGo int, inc time.Duration) time.Du
 //
 // When several are given (the spec lets limits combine, as UCI's do), the
 // search ends at the first: the depth stays and the shortest time wins.
-func (v Level) Limit() uhp.Limit {
-	l := uhp.Limit{Depth: v.Depth}
+func (v Level) Limit() engine.Limit {
+	l := engine.Limit{Depth: v.Depth}
 	shortest := func(d time.Duration) {
 		if l.Time == 0 || d < l.Time {
 			l.Time = d

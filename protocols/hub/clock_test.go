@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hub"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 func TestAllocate(t *testing.T) {
@@ -41,20 +41,20 @@ func TestAllocate(t *testing.T) {
 func TestLevelLimit(t *testing.T) {
 	for _, tc := range []struct {
 		line string
-		want uhp.Limit
+		want engine.Limit
 	}{
-		{"level depth=7", uhp.Limit{Depth: 7}},
-		{"level move-time=1.5", uhp.Limit{Time: 1500 * time.Millisecond}},
-		{"level time=30", uhp.Limit{Time: time.Second}},
-		{"level moves=5 time=30", uhp.Limit{Time: 6 * time.Second}},
-		{"level time=30 inc=0.5", uhp.Limit{Time: 1500 * time.Millisecond}},
-		{"level time=0", uhp.Limit{Time: time.Millisecond}},
-		{"level nodes=2000000", uhp.Limit{Time: 2001 * time.Millisecond}},
-		{"level nodes=1", uhp.Limit{Time: time.Millisecond + time.Microsecond}},
-		{"level infinite", uhp.Limit{}},
-		{"level depth=9 move-time=4 time=30", uhp.Limit{Depth: 9, Time: time.Second}},
-		{"level move-time=0.5 time=30", uhp.Limit{Time: 500 * time.Millisecond}},
-		{"level nodes=100000 move-time=3", uhp.Limit{Time: 101 * time.Millisecond}},
+		{"level depth=7", engine.Limit{Depth: 7}},
+		{"level move-time=1.5", engine.Limit{Time: 1500 * time.Millisecond}},
+		{"level time=30", engine.Limit{Time: time.Second}},
+		{"level moves=5 time=30", engine.Limit{Time: 6 * time.Second}},
+		{"level time=30 inc=0.5", engine.Limit{Time: 1500 * time.Millisecond}},
+		{"level time=0", engine.Limit{Time: time.Millisecond}},
+		{"level nodes=2000000", engine.Limit{Time: 2001 * time.Millisecond}},
+		{"level nodes=1", engine.Limit{Time: time.Millisecond + time.Microsecond}},
+		{"level infinite", engine.Limit{}},
+		{"level depth=9 move-time=4 time=30", engine.Limit{Depth: 9, Time: time.Second}},
+		{"level move-time=0.5 time=30", engine.Limit{Time: 500 * time.Millisecond}},
+		{"level nodes=100000 move-time=3", engine.Limit{Time: 101 * time.Millisecond}},
 	} {
 		v, err := hub.ParseLevel(mustParse(t, tc.line))
 		if err != nil {

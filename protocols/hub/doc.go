@@ -26,7 +26,7 @@
 // share:
 //
 //   - session.go: the engine side, Session, which answers a GUI on a
-//     reader and a writer with any uhp.Searcher behind it, reading input
+//     reader and a writer with any engine.Searcher behind it, reading input
 //     while it searches, and answering stop at once even for a searcher
 //     that cannot be interrupted (Config.Interruptible, Config.Fallback).
 //   - client.go: the GUI side, Client, which sends commands to an engine

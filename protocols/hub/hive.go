@@ -6,8 +6,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -392,4 +394,104 @@ func isDecimal(s string) bool {
 		}
 	}
 	return i == len(s)
+}
+
+// ScoreOf writes a score of the engine contract in the dialect's terms:
+// an evaluation in pieces, a forced result as WinIn or LossIn.
+func ScoreOf(s engine.Score) Score { return Score(s.Pieces()) }
+
+// Engine reads s as a score of the engine contract: a forced result where
+// Forced says so, an evaluation in hundredths of a piece otherwise.
+func (s Score) Engine() engine.Score {
+	if plies, ok := s.Forced(); ok {
+		if s > 0 {
+			return engine.WinIn(plies)
+		}
+		return engine.LossIn(plies)
+	}
+	return engine.EvalScore(int(math.Round(float64(s) * 100)))
+}
+
+// InfoOf writes a report of a search of g as an info line, with every
+// field the report has: depth, score, nodes, time, nps (in millions of
+// nodes a second, as Scan gives it; from nodes and time when the report
+// has no speed) and the principal variation, spelled from g (the move
+// alone when the report has no line).
+func InfoOf(p engine.Progress, g *core.Game) Info {
+	i := Info{Has: InfoTime | InfoPV, Time: p.Elapsed.Round(time.Millisecond)}
+	if p.Depth > 0 {
+		i.Has |= InfoDepth
+		i.Depth = p.Depth
+	}
+	if p.SelDepth > 0 {
+		i.Extra = append(i.Extra, Pair("sel-depth", strconv.Itoa(p.SelDepth)))
+	}
+	if p.Score.Kind != engine.NoScore {
+		i.Has |= InfoScore
+		i.Score = ScoreOf(p.Score)
+	}
+	if p.Nodes > 0 {
+		i.Has |= InfoNodes
+		i.Nodes = p.Nodes
+	}
+	nps := float64(p.NPS)
+	if nps == 0 && p.Nodes > 0 && p.Elapsed > 0 {
+		nps = float64(p.Nodes) / p.Elapsed.Seconds()
+	}
+	if nps > 0 {
+		i.Has |= InfoNPS
+		i.NPS = math.Round(nps/1e3) / 1e3
+	}
+	pv := p.PV
+	if len(pv) == 0 || pv[0] != p.Move {
+		pv = []core.Move{p.Move}
+	}
+	c := g.Clone()
+	for _, m := range pv {
+		if !c.Legal(m) {
+			break
+		}
+		i.PV = append(i.PV, WriteMove(m, c))
+		c.Play(m)
+	}
+	return i
+}
+
+// Progress reads an info line of a search of g as a report of the engine
+// contract. Its first PV move is the best move so far; an info line
+// without a PV reports no move, which ok false says. Moves of the PV that
+// do not read as legal moves cut it there.
+func (i Info) Progress(g *core.Game) (p engine.Progress, ok bool) {
+	if i.Has&InfoPV == 0 || len(i.PV) == 0 {
+		return engine.Progress{}, false
+	}
+	c := g.Clone()
+	for _, text := range i.PV {
+		m, err := ReadMove(text, c)
+		if err != nil || !c.Legal(m) {
+			break
+		}
+		p.PV = append(p.PV, m)
+		c.Play(m)
+	}
+	if len(p.PV) == 0 {
+		return engine.Progress{}, false
+	}
+	p.Move = p.PV[0]
+	if i.Has&InfoDepth != 0 {
+		p.Depth = i.Depth
+	}
+	if i.Has&InfoScore != 0 {
+		p.Score = i.Score.Engine()
+	}
+	if i.Has&InfoNodes != 0 {
+		p.Nodes = i.Nodes
+	}
+	if i.Has&InfoTime != 0 {
+		p.Elapsed = i.Time
+	}
+	if i.Has&InfoNPS != 0 {
+		p.NPS = uint64(i.NPS * 1e6)
+	}
+	return p, true
 }

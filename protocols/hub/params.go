@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // This file converts engine parameters between the two protocols: the UHP
@@ -40,17 +40,17 @@ func hubName(uhpName string) string {
 // hub-hive.md's names, threads and hash; other names are kept. It reports
 // false for an option Hub cannot declare: an enum with a choice that holds
 // a blank, which Hub's space-separated values cannot carry.
-func SettingOf(o *uhp.Option) (Setting, bool) {
+func SettingOf(o *engine.Option) (Setting, bool) {
 	name := hubName(o.Name)
 	p := Param{Name: name, Value: o.Value()}
 	switch o.Type {
-	case uhp.BoolOption:
+	case engine.BoolOption:
 		p = BoolParam(name, strings.EqualFold(o.Value(), "true"))
-	case uhp.IntOption:
+	case engine.IntOption:
 		p.Type, p.Min, p.Max = TypeInt, o.Min, o.Max
-	case uhp.DoubleOption:
+	case engine.DoubleOption:
 		p.Type, p.Min, p.Max = TypeReal, o.Min, o.Max
-	case uhp.EnumOption:
+	case engine.EnumOption:
 		for _, c := range o.Choices {
 			if strings.ContainsAny(c, " \t") || c == "" {
 				return Setting{}, false
@@ -70,26 +70,26 @@ func SettingOf(o *uhp.Option) (Setting, bool) {
 // parameter leaves out is the widest its type has, since a UHP int or
 // double option always has both. It reports false for a parameter UHP
 // cannot declare: a string, or a type Hub v2 does not name.
-func OptionOf(p Param, set func(name, value string) error) (*uhp.Option, bool) {
-	o := &uhp.Option{Name: p.Name, Default: p.Value}
+func OptionOf(p Param, set func(name, value string) error) (*engine.Option, bool) {
+	o := &engine.Option{Name: p.Name, Default: p.Value}
 	switch p.Type {
 	case TypeBool:
-		o.Type = uhp.BoolOption
+		o.Type = engine.BoolOption
 		o.Default = "False"
 		if p.Value == "true" {
 			o.Default = "True"
 		}
 	case TypeInt:
-		o.Type, o.Min, o.Max = uhp.IntOption, or(p.Min, strconv.Itoa(minInt)), or(p.Max, strconv.Itoa(maxInt))
+		o.Type, o.Min, o.Max = engine.IntOption, or(p.Min, strconv.Itoa(minInt)), or(p.Max, strconv.Itoa(maxInt))
 	case TypeReal:
-		o.Type, o.Min, o.Max = uhp.DoubleOption, or(p.Min, "-1e308"), or(p.Max, "1e308")
+		o.Type, o.Min, o.Max = engine.DoubleOption, or(p.Min, "-1e308"), or(p.Max, "1e308")
 	case TypeEnum:
-		o.Type, o.Choices = uhp.EnumOption, p.Values
+		o.Type, o.Choices = engine.EnumOption, p.Values
 	default:
 		return nil, false
 	}
 	o.Apply = func(v string) error {
-		if o.Type == uhp.BoolOption {
+		if o.Type == engine.BoolOption {
 			v = strings.ToLower(v)
 		}
 		if err := p.Check(v); err != nil {

@@ -4,20 +4,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 func TestSettingOf(t *testing.T) {
 	for _, tc := range []struct {
-		opt  uhp.Option
+		opt  engine.Option
 		want string
 	}{
-		{uhp.Option{Name: "Threads", Type: uhp.IntOption, Default: "1", Min: "1", Max: "64"}, "param name=threads value=1 type=int min=1 max=64"},
-		{uhp.Option{Name: "HashMB", Type: uhp.IntOption, Default: "64", Min: "1", Max: "4096"}, "param name=hash value=64 type=int min=1 max=4096"},
-		{uhp.Option{Name: "RepetitionDraw", Type: uhp.BoolOption, Default: "True"}, "param name=RepetitionDraw value=true type=bool"},
-		{uhp.Option{Name: "DefaultBestMoveTime", Type: uhp.DoubleOption, Default: "5", Min: "0.01", Max: "86400"}, "param name=DefaultBestMoveTime value=5 type=real min=0.01 max=86400"},
-		{uhp.Option{Name: "Style", Type: uhp.EnumOption, Default: "Calm", Choices: []string{"Calm", "Wild"}}, `param name=Style value=Calm type=enum values="Calm Wild"`},
+		{engine.Option{Name: "Threads", Type: engine.IntOption, Default: "1", Min: "1", Max: "64"}, "param name=threads value=1 type=int min=1 max=64"},
+		{engine.Option{Name: "HashMB", Type: engine.IntOption, Default: "64", Min: "1", Max: "4096"}, "param name=hash value=64 type=int min=1 max=4096"},
+		{engine.Option{Name: "RepetitionDraw", Type: engine.BoolOption, Default: "True"}, "param name=RepetitionDraw value=true type=bool"},
+		{engine.Option{Name: "DefaultBestMoveTime", Type: engine.DoubleOption, Default: "5", Min: "0.01", Max: "86400"}, "param name=DefaultBestMoveTime value=5 type=real min=0.01 max=86400"},
+		{engine.Option{Name: "Style", Type: engine.EnumOption, Default: "Calm", Choices: []string{"Calm", "Wild"}}, `param name=Style value=Calm type=enum values="Calm Wild"`},
 	} {
 		st, ok := hub.SettingOf(&tc.opt)
 		if !ok || st.Param.Line().String() != tc.want {
@@ -28,12 +29,12 @@ func TestSettingOf(t *testing.T) {
 			t.Errorf("%s: its own value fails: %v", tc.opt.Name, err)
 		}
 	}
-	b := &uhp.Option{Name: "B", Type: uhp.BoolOption, Default: "False"}
+	b := &engine.Option{Name: "B", Type: engine.BoolOption, Default: "False"}
 	st, _ := hub.SettingOf(b)
 	if err := st.Apply("true"); err != nil || b.Value() != "True" {
 		t.Errorf("a Hub bool sets the UHP option to %q, %v", b.Value(), err)
 	}
-	if _, ok := hub.SettingOf(&uhp.Option{Name: "E", Type: uhp.EnumOption, Default: "a b", Choices: []string{"a b", "c"}}); ok {
+	if _, ok := hub.SettingOf(&engine.Option{Name: "E", Type: engine.EnumOption, Default: "a b", Choices: []string{"a b", "c"}}); ok {
 		t.Errorf("an enum choice with a blank was declared")
 	}
 }
@@ -56,7 +57,7 @@ func TestOptionOf(t *testing.T) {
 		{hub.VariantParam(0), "variant;enum;Base;Base;Base;Base+M;Base+L;Base+P;Base+ML;Base+MP;Base+LP;Base+MLP"},
 	} {
 		o, ok := hub.OptionOf(tc.param, set)
-		if !ok || o.String() != tc.want {
+		if !ok || uhp.FormatOption(o) != tc.want {
 			t.Errorf("OptionOf(%s) = %v, %v; want %s", tc.param.Line(), o, ok, tc.want)
 		}
 	}
@@ -64,7 +65,7 @@ func TestOptionOf(t *testing.T) {
 	threads, _ := hub.OptionOf(hub.IntParam("threads", 2, 1, 8), set)
 	contempt, _ := hub.OptionOf(hub.RealParam("contempt", 0, -1, 1), set)
 	for _, step := range []struct {
-		o *uhp.Option
+		o *engine.Option
 		v string
 	}{{book, "FALSE"}, {threads, "8"}, {contempt, "-0.5"}} {
 		if err := step.o.Set(step.v); err != nil {

@@ -13,10 +13,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
-// Config sets up an engine session. The searcher is uhp.Searcher, the
+// Config sets up an engine session. The searcher is engine.Searcher, the
 // interface every backend already offers the UHP session, so that any
 // backend serves either front end unchanged; what Hub needs on top of it
 // (whether a search can be stopped and still answer) is the Interruptible
@@ -30,7 +31,7 @@ type Config struct {
 	// base game only.
 	Expansions core.GameType
 	// Searcher chooses the moves.
-	Searcher uhp.Searcher
+	Searcher engine.Searcher
 	// Interruptible says that Searcher, once its context is cancelled,
 	// returns its best move so far within StopGrace: the native searcher
 	// does, and so does a Hub engine, which answers stop with done. A
@@ -45,7 +46,7 @@ type Config struct {
 	// reported any move, searched to depth 1: a quick and sound move
 	// (hivebridge gives its native searcher). Without one, the first legal
 	// move is played.
-	Fallback uhp.Searcher
+	Fallback engine.Searcher
 	// Settings are the searcher's own parameters, declared after the
 	// session's variant and ponder (a setting with one of those names is
 	// left out: the session's own governs what the GUI sees).
@@ -122,14 +123,13 @@ const (
 	timerGiveUp
 )
 
-// event is what a search goroutine tells the session: a move found on the
-// way (at depth, when the search is an emulated deepening), or its answer.
+// event is what a search goroutine tells the session: its progress, or
+// its answer (final, with progress.Move the move found).
 type event struct {
-	id    int
-	move  core.Move
-	depth int
-	final bool
-	err   error
+	id       int
+	progress engine.Progress
+	final    bool
+	err      error
 }
 
 // input is one line of the GUI's input, or its end.
@@ -496,7 +496,7 @@ func (s *Session) start(mode GoMode) {
 
 // think runs one search on its own goroutine and tells the session what
 // it finds. It touches none of the session's state: g is its own copy.
-func (s *Session) think(ctx context.Context, id int, g *core.Game, limit uhp.Limit, deepen bool) {
+func (s *Session) think(ctx context.Context, id int, g *core.Game, limit engine.Limit, deepen bool) {
 	send := func(ev event) {
 		ev.id = id
 		select {
@@ -505,8 +505,8 @@ func (s *Session) think(ctx context.Context, id int, g *core.Game, limit uhp.Lim
 		}
 	}
 	if !deepen {
-		m, err := s.cfg.Searcher.BestMove(ctx, g, limit, func(m core.Move) { send(event{move: m}) })
-		send(event{move: m, err: err, final: true})
+		m, err := s.cfg.Searcher.BestMove(ctx, g, limit, func(p engine.Progress) { send(event{progress: p}) })
+		send(event{progress: engine.Progress{Move: m}, err: err, final: true})
 		return
 	}
 	maxDepth := maxEmulatedDepth
@@ -515,8 +515,13 @@ func (s *Session) think(ctx context.Context, id int, g *core.Game, limit uhp.Lim
 	}
 	best := core.NoMove
 	var err error
+	start := time.Now()
+	var nodes uint64 // over all the depths searched so far
 	for d := 1; d <= maxDepth && ctx.Err() == nil; d++ {
-		m, e := s.cfg.Searcher.BestMove(ctx, g, uhp.Limit{Depth: d}, nil)
+		// What the searcher says of each depth (its score, its line) is
+		// reported once the depth is done, with the depth it was asked.
+		var said engine.Progress
+		m, e := s.cfg.Searcher.BestMove(ctx, g, engine.Limit{Depth: d}, func(p engine.Progress) { said = p })
 		if e != nil {
 			if ctx.Err() == nil {
 				err = e
@@ -524,9 +529,14 @@ func (s *Session) think(ctx context.Context, id int, g *core.Game, limit uhp.Lim
 			break
 		}
 		best = m
-		send(event{move: m, depth: d})
+		nodes += said.Nodes
+		p := engine.Progress{Move: m, Depth: d, Elapsed: time.Since(start), Nodes: nodes}
+		if said.Move == m {
+			p.Score, p.SelDepth, p.PV = said.Score, said.SelDepth, said.PV
+		}
+		send(event{progress: p})
 	}
-	send(event{move: best, err: err, final: true})
+	send(event{progress: engine.Progress{Move: best}, err: err, final: true})
 }
 
 // arm sets the search's timer.
@@ -611,21 +621,20 @@ func (s *Session) event(ev event) {
 	if sr == nil || ev.id != sr.id {
 		return
 	}
+	p := ev.progress
 	if ev.final {
-		s.finish(ev.move, ev.err)
+		s.finish(p.Move, ev.err)
 		return
 	}
-	if !sr.pos.Legal(ev.move) {
+	if !sr.pos.Legal(p.Move) {
 		s.cfg.Log.Warn().Int("search", sr.id).Msg("the searcher reported an illegal move; ignored")
 		return
 	}
-	sr.best = ev.move
-	info := Info{Has: InfoTime | InfoPV, Time: time.Since(sr.start).Round(time.Millisecond), PV: []string{WriteMove(ev.move, sr.pos)}}
-	if ev.depth > 0 {
-		info.Has |= InfoDepth
-		info.Depth = ev.depth
+	sr.best = p.Move
+	if p.Elapsed == 0 {
+		p.Elapsed = time.Since(sr.start)
 	}
-	s.write(info)
+	s.write(InfoOf(p, sr.pos))
 }
 
 // finish answers the search under way with m, or, when m is no legal move,
@@ -661,7 +670,7 @@ func (s *Session) bestKnown(sr *search) core.Move {
 	}
 	if s.cfg.Fallback != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.StopGrace)
-		m, err := s.cfg.Fallback.BestMove(ctx, sr.pos.Clone(), uhp.Limit{Depth: 1}, nil)
+		m, err := s.cfg.Fallback.BestMove(ctx, sr.pos.Clone(), engine.Limit{Depth: 1}, nil)
 		cancel()
 		if err == nil && sr.pos.Legal(m) {
 			return m

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hub"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // quick cannot be interrupted, and answers the first legal move after a
@@ -18,7 +18,7 @@ import (
 // process.
 type quick struct{}
 
-func (quick) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, _ func(core.Move)) (core.Move, error) {
+func (quick) BestMove(_ context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	time.Sleep(time.Millisecond)
 	return legalMoves(g)[0], nil
 }
@@ -61,7 +61,7 @@ func FuzzHubSession(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input string) {
 		want := gosBeforeQuit(input)
 		for _, interruptible := range []bool{true, false} {
-			var searcher uhp.Searcher = untilStopped{}
+			var searcher engine.Searcher = untilStopped{}
 			if !interruptible {
 				searcher = quick{}
 			}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hub"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // The searchers of these tests stand for the backends: one that answers at
@@ -30,10 +30,10 @@ func legalMoves(g *core.Game) []core.Move {
 // firstMove answers at once with the first legal move, reporting it first.
 type firstMove struct{}
 
-func (firstMove) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (firstMove) BestMove(_ context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	m := legalMoves(g)[0]
 	if report != nil {
-		report(m)
+		report(engine.Progress{Move: m})
 	}
 	return m, nil
 }
@@ -43,10 +43,10 @@ func (firstMove) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, report f
 // test can tell its answer from its report.
 type untilStopped struct{}
 
-func (untilStopped) BestMove(ctx context.Context, g *core.Game, _ uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (untilStopped) BestMove(ctx context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	moves := legalMoves(g)
 	if report != nil {
-		report(moves[0])
+		report(engine.Progress{Move: moves[0]})
 	}
 	<-ctx.Done()
 	return moves[1%len(moves)], nil
@@ -60,13 +60,13 @@ type stubborn struct {
 	quick   int
 	release chan struct{}
 	mu      sync.Mutex
-	limits  []uhp.Limit
+	limits  []engine.Limit
 	running int // searches not yet returned
 }
 
 func newStubborn(quick int) *stubborn { return &stubborn{quick: quick, release: make(chan struct{})} }
 
-func (s *stubborn) BestMove(_ context.Context, g *core.Game, limit uhp.Limit, _ func(core.Move)) (core.Move, error) {
+func (s *stubborn) BestMove(_ context.Context, g *core.Game, limit engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	s.mu.Lock()
 	s.limits = append(s.limits, limit)
 	s.running++
@@ -87,10 +87,10 @@ func (s *stubborn) BestMove(_ context.Context, g *core.Game, limit uhp.Limit, _ 
 	return moves[len(moves)-1], nil
 }
 
-func (s *stubborn) seen() []uhp.Limit {
+func (s *stubborn) seen() []engine.Limit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]uhp.Limit(nil), s.limits...)
+	return append([]engine.Limit(nil), s.limits...)
 }
 
 func (s *stubborn) busy() int {
@@ -102,21 +102,21 @@ func (s *stubborn) busy() int {
 // failing answers with an error.
 type failing struct{}
 
-func (failing) BestMove(context.Context, *core.Game, uhp.Limit, func(core.Move)) (core.Move, error) {
+func (failing) BestMove(context.Context, *core.Game, engine.Limit, func(engine.Progress)) (core.Move, error) {
 	return core.NoMove, errors.New("the engine crashed")
 }
 
 // illegal answers a move that is never legal in a game under way.
 type illegal struct{}
 
-func (illegal) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (illegal) BestMove(_ context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	return core.Pass, nil
 }
 
 // deaf claims to be interruptible but ignores its context for a while.
 type deaf struct{}
 
-func (deaf) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (deaf) BestMove(_ context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	time.Sleep(2 * time.Second)
 	return legalMoves(g)[1], nil
 }
@@ -125,7 +125,7 @@ func (deaf) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, report func(c
 // can tell its answers apart.
 type lastMove struct{}
 
-func (lastMove) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, _ func(core.Move)) (core.Move, error) {
+func (lastMove) BestMove(_ context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	moves := legalMoves(g)
 	return moves[len(moves)-1], nil
 }
@@ -141,7 +141,7 @@ type session struct {
 
 const testGrace = 300 * time.Millisecond
 
-func testConfig(s uhp.Searcher, interruptible bool) hub.Config {
+func testConfig(s engine.Searcher, interruptible bool) hub.Config {
 	return hub.Config{
 		ID:            hub.ID{Name: "test", Version: "1"},
 		Expansions:    core.AllExpansions,
@@ -281,7 +281,7 @@ func moveIn(t *testing.T, variant core.GameType, moves []string, i int) string {
 func done(move string) string { return regexp.QuoteMeta(hub.Done{Move: move}.Line().String()) }
 
 func TestSessionHandshake(t *testing.T) {
-	threads := &uhp.Option{Name: "Threads", Type: uhp.IntOption, Default: "1", Min: "1", Max: "8"}
+	threads := &engine.Option{Name: "Threads", Type: engine.IntOption, Default: "1", Min: "1", Max: "8"}
 	var applied []string
 	threads.Apply = func(v string) error { applied = append(applied, v); return nil }
 	cfg := testConfig(firstMove{}, true)
@@ -343,7 +343,7 @@ func TestSessionSearch(t *testing.T) {
 		}
 	}
 	s.expect(done(moveIn(t, allExpansions, moves, 3)))
-	if got := rec.seen(); len(got) != 3 || got[2] != (uhp.Limit{Depth: 3}) {
+	if got := rec.seen(); len(got) != 3 || got[2] != (engine.Limit{Depth: 3}) {
 		t.Errorf("limits %v, want depths 1 to 3", got)
 	}
 	s.quiet(50 * time.Millisecond)
@@ -356,14 +356,14 @@ func TestSessionLevels(t *testing.T) {
 	s := startSession(t, testConfig(rec, false))
 	levels := []struct {
 		line string
-		want uhp.Limit
+		want engine.Limit
 	}{
-		{"level move-time=2.5", uhp.Limit{Time: 2500 * time.Millisecond}},
-		{"level time=60", uhp.Limit{Time: 2 * time.Second}},
-		{"level moves=10 time=60", uhp.Limit{Time: 6 * time.Second}},
-		{"level time=60 inc=1", uhp.Limit{Time: 3 * time.Second}},
-		{"level nodes=500000", uhp.Limit{Time: 501 * time.Millisecond}},
-		{"level depth=30 move-time=1", uhp.Limit{Depth: 30, Time: time.Second}},
+		{"level move-time=2.5", engine.Limit{Time: 2500 * time.Millisecond}},
+		{"level time=60", engine.Limit{Time: 2 * time.Second}},
+		{"level moves=10 time=60", engine.Limit{Time: 6 * time.Second}},
+		{"level time=60 inc=1", engine.Limit{Time: 3 * time.Second}},
+		{"level nodes=500000", engine.Limit{Time: 501 * time.Millisecond}},
+		{"level depth=30 move-time=1", engine.Limit{Depth: 30, Time: time.Second}},
 	}
 	for _, l := range levels {
 		s.send("pos variant=Base", l.line, "go think")
@@ -466,7 +466,7 @@ func TestSessionLateSearchers(t *testing.T) {
 // level's time allocation counts.
 func TestSessionPonder(t *testing.T) {
 	for _, interruptible := range []bool{true, false} {
-		var searcher uhp.Searcher = untilStopped{}
+		var searcher engine.Searcher = untilStopped{}
 		want := moveIn(t, core.Base, nil, 1)
 		if !interruptible {
 			rec := newStubborn(3)
@@ -517,7 +517,7 @@ func TestSessionErrors(t *testing.T) {
 	s.send("frobnicate now", "", "   ")
 	s.send("go think")
 	s.expect(done(moveIn(t, core.Base, []string{"wS1"}, 1)))
-	if got := rec.seen(); len(got) != 1 || got[0] != (uhp.Limit{Depth: 1}) {
+	if got := rec.seen(); len(got) != 1 || got[0] != (engine.Limit{Depth: 1}) {
 		t.Errorf("limits %v, want one search at depth 1", got)
 	}
 
@@ -576,7 +576,7 @@ func TestSessionCommandDuringSearch(t *testing.T) {
 // returns nil. So does quit, and whatever follows quit is not read.
 func TestSessionEndOfInputMidSearch(t *testing.T) {
 	for _, interruptible := range []bool{true, false} {
-		var searcher uhp.Searcher = untilStopped{}
+		var searcher engine.Searcher = untilStopped{}
 		if !interruptible {
 			rec := newStubborn(0)
 			defer close(rec.release)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // Client is the viewer side of UHP: it sends commands to an engine and
@@ -78,18 +79,10 @@ func (c *Client) Do(ctx context.Context, command string) ([]string, error) {
 	return c.Await(ctx, nil)
 }
 
-// EngineInfo is what an engine's info answer says of it.
-type EngineInfo struct {
-	ID string
-	// Expansions are the expansion bugs it supports: an engine that
-	// declares no capabilities plays the base game only.
-	Expansions core.GameType
-}
-
 // ParseInfo reads the lines of an info answer: "id Name" and an optional
 // line of capabilities (Mosquito;Ladybug;Pillbug).
-func ParseInfo(lines []string) (EngineInfo, error) {
-	var info EngineInfo
+func ParseInfo(lines []string) (engine.Info, error) {
+	var info engine.Info
 	for _, line := range lines {
 		if rest, ok := strings.CutPrefix(line, "id "); ok {
 			info.ID = strings.TrimSpace(rest)
@@ -130,20 +123,21 @@ func FormatCapabilities(t core.GameType) string {
 
 // ParseOption reads one line of an options answer,
 // "Name;type;value;default;...".
-func ParseOption(line string) (*Option, error) {
+func ParseOption(line string) (*engine.Option, error) {
 	f := strings.Split(line, ";")
 	if len(f) < 4 || f[0] == "" {
 		return nil, fmt.Errorf("%q is not an option line: want Name;type;value;default;...", line)
 	}
-	o := &Option{Name: f[0], Type: OptionType(f[1]), Default: f[3], value: f[2]}
+	o := &engine.Option{Name: f[0], Type: engine.OptionType(f[1]), Default: f[3]}
+	o.Declare(f[2])
 	switch o.Type {
-	case BoolOption:
-	case IntOption, DoubleOption:
+	case engine.BoolOption:
+	case engine.IntOption, engine.DoubleOption:
 		if len(f) != 6 {
 			return nil, fmt.Errorf("%q is not an option line: a %s option ends with ;min;max", line, o.Type)
 		}
 		o.Min, o.Max = f[4], f[5]
-	case EnumOption:
+	case engine.EnumOption:
 		o.Choices = f[4:]
 	default:
 		return nil, fmt.Errorf("%q is not an option line: unknown type %q", line, f[1])

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // The early draft of UHP writes a move as the piece and its absolute
@@ -121,7 +122,7 @@ func (l *Layout) FormatMove(m core.Move) string {
 // height the piece would stand at.
 func (l *Layout) ParseMove(s string) (core.Move, error) {
 	s = strings.TrimSpace(s)
-	if equalFold(s, "pass") {
+	if engine.EqualFold(s, "pass") {
 		return core.Pass, nil
 	}
 	open := strings.IndexByte(s, '[')

@@ -15,23 +15,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
-
-// Searcher is what an engine session needs from whoever chooses its moves:
-// hivebridge's native searcher, or another engine behind the bridge.
-type Searcher interface {
-	// BestMove returns a legal move of g, which it must leave as it found
-	// it, searching within limit. It calls report, if not nil, with each
-	// better move it finds on the way. It stops early when ctx is done.
-	BestMove(ctx context.Context, g *core.Game, limit Limit, report func(core.Move)) (core.Move, error)
-}
-
-// Limit bounds a search: a depth in plies, a time, or both (zero means
-// unbounded).
-type Limit struct {
-	Depth int
-	Time  time.Duration
-}
 
 // Dialect selects the notation of moves.
 type Dialect int
@@ -52,10 +37,10 @@ type Config struct {
 	// newgame accepts. Zero means the base game only.
 	Expansions core.GameType
 	// Searcher chooses the moves of bestmove.
-	Searcher Searcher
+	Searcher engine.Searcher
 	// Options are the searcher's own options (Threads, HashMB, ...),
 	// listed after the session's.
-	Options []*Option
+	Options []*engine.Option
 	Dialect Dialect
 	// MaxPerftDepth, if not zero, refuses deeper perft commands.
 	MaxPerftDepth int
@@ -83,10 +68,10 @@ type Engine struct {
 	remote    *remoteGame // the viewer's side, in a remote game
 	forfeited *forfeit    // set once a player forfeits
 
-	defaultTime        *Option
-	repetitionDraw     *Option
-	reportIntermediate *Option
-	options            []*Option
+	defaultTime        *engine.Option
+	repetitionDraw     *engine.Option
+	reportIntermediate *engine.Option
+	options            []*engine.Option
 
 	// stop cancels the command in progress (see Interrupt); the only
 	// state another goroutine touches.
@@ -111,15 +96,15 @@ func (e *Engine) Interrupt() bool {
 // reference engine starts.
 func NewEngine(cfg Config) *Engine {
 	e := &Engine{cfg: cfg}
-	e.defaultTime = &Option{Name: "DefaultBestMoveTime", Type: DoubleOption, Default: "5", Min: "0.01", Max: "86400"}
-	e.repetitionDraw = &Option{Name: "RepetitionDraw", Type: BoolOption, Default: "True", Apply: func(v string) error {
+	e.defaultTime = &engine.Option{Name: "DefaultBestMoveTime", Type: engine.DoubleOption, Default: "5", Min: "0.01", Max: "86400"}
+	e.repetitionDraw = &engine.Option{Name: "RepetitionDraw", Type: engine.BoolOption, Default: "True", Apply: func(v string) error {
 		if e.game != nil {
 			e.game.SetRepetitionDraw(v == "True")
 		}
 		return nil
 	}}
-	e.reportIntermediate = &Option{Name: "ReportIntermediateBestMoves", Type: BoolOption, Default: "False"}
-	e.options = []*Option{e.defaultTime, e.repetitionDraw, e.reportIntermediate}
+	e.reportIntermediate = &engine.Option{Name: "ReportIntermediateBestMoves", Type: engine.BoolOption, Default: "False"}
+	e.options = []*engine.Option{e.defaultTime, e.repetitionDraw, e.reportIntermediate}
 	for _, o := range cfg.Options {
 		// The session's own options govern the game the viewer sees; a
 		// searcher's option of the same name stays the searcher's affair.
@@ -260,7 +245,7 @@ func (e *Engine) dispatch(ctx context.Context, cmd string, args []string, w io.W
 		if len(args) == 0 {
 			return errInvalidCommand
 		}
-		if equalFold(args[0], "forfeit") {
+		if engine.EqualFold(args[0], "forfeit") {
 			return e.forfeit(strings.Join(args[1:], " "), w)
 		}
 		return e.play(ctx, strings.Join(args, " "), w)
@@ -345,7 +330,7 @@ func (e *Engine) writeMoves(moves []core.Move) []string {
 // "newgame GameString"; a GameString's moves are all read and checked, and
 // a bad one leaves the current game as it was.
 func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error {
-	if len(args) > 0 && equalFold(args[0], "remote") {
+	if len(args) > 0 && engine.EqualFold(args[0], "remote") {
 		return e.newRemoteGame(ctx, args[1:], w)
 	}
 	opt := core.RepetitionDraw(e.repetitionDraw.Value() == "True")
@@ -385,6 +370,9 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 		return fmt.Errorf("This engine does not support %s games.", FormatGameType(g.Type()))
 	}
 	e.leaveRemote("started a new game")
+	if err := engine.Forget(ctx, e.cfg.Searcher); err != nil {
+		e.cfg.Log.Warn().Err(err).Msg("the searcher could not forget the last game")
+	}
 	e.game, e.spellings, e.forfeited = g, spellings, nil
 	writeLines(w, e.gameString())
 	return nil
@@ -439,29 +427,29 @@ func (e *Engine) validMoves(w io.Writer) error {
 
 // parseBestMoveLimit reads the arguments of bestmove: nothing (the
 // DefaultBestMoveTime option), "time hh:mm:ss" or "depth N".
-func (e *Engine) parseBestMoveLimit(args []string) (Limit, error) {
+func (e *Engine) parseBestMoveLimit(args []string) (engine.Limit, error) {
 	if len(args) == 0 {
 		secs, _ := strconv.ParseFloat(e.defaultTime.Value(), 64)
-		return Limit{Time: time.Duration(secs * float64(time.Second))}, nil
+		return engine.Limit{Time: time.Duration(secs * float64(time.Second))}, nil
 	}
 	if len(args) != 2 {
-		return Limit{}, errInvalidCommand
+		return engine.Limit{}, errInvalidCommand
 	}
 	switch lowerASCII(args[0]) {
 	case "time":
 		d, err := ParseDuration(args[1])
 		if err != nil {
-			return Limit{}, err
+			return engine.Limit{}, err
 		}
-		return Limit{Time: d}, nil
+		return engine.Limit{Time: d}, nil
 	case "depth":
 		n, err := strconv.Atoi(args[1])
 		if err != nil || n < 0 {
-			return Limit{}, fmt.Errorf("Unable to parse depth %q: want a non-negative whole number.", args[1])
+			return engine.Limit{}, fmt.Errorf("Unable to parse depth %q: want a non-negative whole number.", args[1])
 		}
-		return Limit{Depth: n}, nil
+		return engine.Limit{Depth: n}, nil
 	}
-	return Limit{}, errInvalidCommand
+	return engine.Limit{}, errInvalidCommand
 }
 
 // ParseDuration reads a MaxTime, "hh:mm:ss", with optional fractions of a
@@ -496,15 +484,15 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 		return errors.New("No searcher is configured.")
 	}
 	last := ""
-	var report func(core.Move)
+	var report func(engine.Progress)
 	if e.reportIntermediate.Value() == "True" {
-		report = func(m core.Move) {
-			if !e.game.Legal(m) {
+		report = func(p engine.Progress) {
+			if !e.game.Legal(p.Move) {
 				return
 			}
-			if text := e.writeMoves([]core.Move{m})[0]; text != last {
-				last = text
-				writeLines(w, text)
+			if line := e.progressLine(p); line != last {
+				last = line
+				writeLines(w, line)
 				flush(w)
 			}
 		}
@@ -516,10 +504,48 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 	if err := e.game.CheckMove(m); err != nil {
 		return fmt.Errorf("The searcher returned an illegal move: %v", err)
 	}
-	if text := e.writeMoves([]core.Move{m})[0]; text != last {
-		writeLines(w, text)
-	}
+	writeLines(w, e.writeMoves([]core.Move{m})[0])
 	return nil
+}
+
+// progressLine writes a report of the search in progress as the reference
+// engine does with ReportIntermediateBestMoves: "MoveString;Depth;Score"
+// followed by the principal variation, one MoveString a field, the score
+// from the side to move's view in pieces with two decimals (a forced
+// result as engine.ForcedScoreBase minus its plies). A report with neither
+// depth nor score is the bare MoveString, as engines print who report only
+// their best move so far.
+func (e *Engine) progressLine(p engine.Progress) string {
+	move := e.writeMoves([]core.Move{p.Move})[0]
+	if p.Depth == 0 && p.Score.Kind == engine.NoScore {
+		return move
+	}
+	pv := p.PV
+	if len(pv) == 0 || pv[0] != p.Move {
+		pv = []core.Move{p.Move}
+	}
+	fields := append([]string{move, strconv.Itoa(p.Depth), FormatScore(p.Score)}, e.formatLine(pv)...)
+	return strings.Join(fields, ";")
+}
+
+// formatLine writes a line of moves from the current position, each in
+// the position the moves before it reached; it stops at the first move
+// that is not legal there.
+func (e *Engine) formatLine(moves []core.Move) []string {
+	g := e.game.Clone()
+	out := make([]string, 0, len(moves))
+	for _, m := range moves {
+		if !g.Legal(m) {
+			break
+		}
+		if e.cfg.Dialect == Early {
+			out = append(out, LayoutOf(g).FormatMove(m))
+		} else {
+			out = append(out, FormatMove(m, g))
+		}
+		g.Play(m)
+	}
+	return out
 }
 
 func (e *Engine) undo(args []string, w io.Writer) error {
@@ -551,9 +577,9 @@ func (e *Engine) undo(args []string, w io.Writer) error {
 	return nil
 }
 
-func (e *Engine) findOption(name string) (*Option, error) {
+func (e *Engine) findOption(name string) (*engine.Option, error) {
 	for _, o := range e.options {
-		if equalFold(o.Name, name) {
+		if engine.EqualFold(o.Name, name) {
 			return o, nil
 		}
 	}
@@ -566,17 +592,17 @@ func (e *Engine) optionsCommand(args []string, w io.Writer) error {
 	switch {
 	case len(args) == 0:
 		for _, o := range e.options {
-			writeLines(w, o.String())
+			writeLines(w, FormatOption(o))
 		}
 		return nil
-	case len(args) == 2 && equalFold(args[0], "get"):
+	case len(args) == 2 && engine.EqualFold(args[0], "get"):
 		o, err := e.findOption(args[1])
 		if err != nil {
 			return err
 		}
-		writeLines(w, o.String())
+		writeLines(w, FormatOption(o))
 		return nil
-	case len(args) == 3 && equalFold(args[0], "set"):
+	case len(args) == 3 && engine.EqualFold(args[0], "set"):
 		o, err := e.findOption(args[1])
 		if err != nil {
 			return err
@@ -584,7 +610,7 @@ func (e *Engine) optionsCommand(args []string, w io.Writer) error {
 		if err := o.Set(args[2]); err != nil {
 			return fmt.Errorf("Unable to set option: %v.", err)
 		}
-		writeLines(w, o.String())
+		writeLines(w, FormatOption(o))
 		return nil
 	}
 	return errInvalidCommand

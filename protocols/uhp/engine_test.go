@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -16,11 +17,11 @@ import (
 // so that tests of the session do not depend on a real search.
 type firstMove struct{}
 
-func (firstMove) BestMove(ctx context.Context, g *core.Game, _ uhp.Limit, report func(core.Move)) (core.Move, error) {
+func (firstMove) BestMove(ctx context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	var l core.MoveList
 	g.GenerateMoves(&l)
 	if report != nil {
-		report(l.At(0))
+		report(engine.Progress{Move: l.At(0)})
 	}
 	return l.At(0), nil
 }
@@ -121,7 +122,7 @@ func TestEngineKeepsGameOnError(t *testing.T) {
 // failing is a searcher that never finds a move.
 type failing struct{}
 
-func (failing) BestMove(context.Context, *core.Game, uhp.Limit, func(core.Move)) (core.Move, error) {
+func (failing) BestMove(context.Context, *core.Game, engine.Limit, func(engine.Progress)) (core.Move, error) {
 	return core.NoMove, errors.New("engine crashed")
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // FormatGameType writes a GameTypeString: "All GameTypeStrings start with
@@ -38,7 +39,7 @@ func FormatGameType(t core.GameType) string {
 func ParseGameType(s string) (core.GameType, error) {
 	s = strings.TrimSpace(s)
 	base, exp, plus := strings.Cut(s, "+")
-	if !equalFold(base, "Base") {
+	if !engine.EqualFold(base, "Base") {
 		return 0, fmt.Errorf("unknown game type %q: a GameTypeString starts with Base", s)
 	}
 	if plus && exp == "" {
@@ -97,7 +98,7 @@ func (s GameState) String() string {
 func ParseGameState(s string) (GameState, error) {
 	s = strings.TrimSpace(s)
 	for st := NotStarted; st <= BlackWins; st++ {
-		if equalFold(s, st.String()) {
+		if engine.EqualFold(s, st.String()) {
 			return st, nil
 		}
 	}
@@ -140,9 +141,9 @@ func ParseTurn(s string) (Turn, error) {
 	}
 	var t Turn
 	switch {
-	case equalFold(s[:open], "White"):
+	case engine.EqualFold(s[:open], "White"):
 		t.Color = core.White
-	case equalFold(s[:open], "Black"):
+	case engine.EqualFold(s[:open], "Black"):
 		t.Color = core.Black
 	default:
 		return Turn{}, fmt.Errorf("bad turn %q: the colour must be White or Black", s)
@@ -267,20 +268,6 @@ type LoadError struct {
 func (e *LoadError) Error() string { return fmt.Sprintf("move %d %q: %v", e.Index, e.Text, e.Err) }
 
 func (e *LoadError) Unwrap() error { return e.Err }
-
-// equalFold compares two strings ignoring the case of ASCII letters only:
-// UHP is ASCII, and Unicode folding would let "Baſe" pass for "Base".
-func equalFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		if lower(a[i]) != lower(b[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 func lower(c byte) byte {
 	if 'A' <= c && c <= 'Z' {

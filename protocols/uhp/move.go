@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // ParsePiece reads a piece's short name: "the piece's color w for white or b
@@ -103,7 +104,7 @@ func ParseMove(s string, g *core.Game) (core.Move, error) {
 	default:
 		return core.NoMove, fmt.Errorf("%q is not a move: want a piece and a position, as bS1 wS1-", s)
 	}
-	if len(parts) == 1 && equalFold(parts[0], "pass") {
+	if len(parts) == 1 && engine.EqualFold(parts[0], "pass") {
 		return core.Pass, nil
 	}
 	p, err := ParsePiece(parts[0])

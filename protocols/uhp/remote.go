@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // Remote play, as the UHP remote-play proposal (UHP 2.0) describes it:
@@ -33,7 +34,7 @@ type remoteGame struct {
 // or a person the server paired the viewer with.
 type Opponent interface {
 	// BestMove waits for the opponent's move in the game.
-	Searcher
+	engine.Searcher
 	// Moved tells the opponent the viewer's move, once played (the last
 	// move of the game too, so that the opponent sees how it ended).
 	Moved(m core.Move)
@@ -50,7 +51,7 @@ type Matchmaker func(ctx context.Context, t core.GameType, want core.Color, name
 
 // backendOpponent is the backend as a remote opponent: it needs telling
 // nothing, since it is handed the whole game at each search.
-type backendOpponent struct{ Searcher }
+type backendOpponent struct{ engine.Searcher }
 
 func (backendOpponent) Moved(core.Move) {}
 func (backendOpponent) Leave(string)    {}
@@ -84,9 +85,9 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 	t, viewer, named := core.Base, core.White, false
 	for i, arg := range args {
 		switch {
-		case equalFold(arg, "White"):
+		case engine.EqualFold(arg, "White"):
 			viewer, named = core.White, true
-		case equalFold(arg, "Black"):
+		case engine.EqualFold(arg, "Black"):
 			viewer, named = core.Black, true
 		case i == 0:
 			var err error
@@ -136,7 +137,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 // as long as the server lets them think.
 func (e *Engine) remoteMove(ctx context.Context) (core.Move, error) {
 	secs, _ := strconv.ParseFloat(e.defaultTime.Value(), 64)
-	limit := Limit{Time: time.Duration(secs * float64(time.Second))}
+	limit := engine.Limit{Time: time.Duration(secs * float64(time.Second))}
 	tries := 1
 	if _, backend := e.remote.opponent.(backendOpponent); backend {
 		tries = 2

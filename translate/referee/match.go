@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/translate"
 
 	"github.com/hivebridge/hivebridge/core"
@@ -570,10 +571,10 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 // askMove asks the engine of colour me for its move within its time
 // control, charging its clock if it has one.
 func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeControl, clock *time.Duration, me core.Color, g *core.Game) (core.Move, *forfeit) {
-	limit := uhp.Limit{Depth: tc.Depth, Time: tc.MoveTime}
+	limit := engine.Limit{Depth: tc.Depth, Time: tc.MoveTime}
 	moveCtx := ctx
 	if tc.Clock > 0 {
-		limit = uhp.Limit{Time: tc.allocation(*clock)}
+		limit = engine.Limit{Time: tc.allocation(*clock)}
 		// The engine has lost once its clock is out: no point waiting.
 		var cancel context.CancelFunc
 		moveCtx, cancel = context.WithTimeout(ctx, *clock)
@@ -594,7 +595,7 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 	return m, nil
 }
 
-func describeLimit(l uhp.Limit) string {
+func describeLimit(l engine.Limit) string {
 	if l.Time > 0 {
 		return "time " + translate.FormatTime(l.Time)
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 )
@@ -105,7 +106,7 @@ func CheckNoProcessLeft(t *testing.T, dir string) {
 // firstMove answers every search with the first legal move.
 type firstMove struct{}
 
-func (firstMove) BestMove(_ context.Context, g *core.Game, _ uhp.Limit, _ func(core.Move)) (core.Move, error) {
+func (firstMove) BestMove(_ context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	var l core.MoveList
 	g.GenerateMoves(&l)
 	return l.At(0), nil

@@ -1,0 +1,75 @@
+package uhp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
+)
+
+// FormatScore writes a score as the reference engine prints it in its
+// intermediate best moves: pieces with two decimals, from the side to
+// move's view. A forced result, which the reference engine has no way to
+// tell apart, is engine.ForcedScoreBase minus its plies, as in the Hub
+// dialect; a search that reported no score prints 0.00.
+func FormatScore(s engine.Score) string {
+	return strconv.FormatFloat(s.Pieces(), 'f', 2, 64)
+}
+
+// ParseScore reads the score of an intermediate best move. Numbers are
+// evaluations, kept in hundredths, whatever the engine's unit; the
+// infinities that engines print for a proved result (.NET writes "∞",
+// others "Infinity" or "inf") are forced results of unknown length.
+func ParseScore(s string) (engine.Score, error) {
+	switch strings.ToLower(strings.TrimPrefix(s, "+")) {
+	case "∞", "infinity", "inf":
+		return engine.WinIn(0), nil
+	case "-∞", "-infinity", "-inf":
+		return engine.LossIn(0), nil
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1e15 {
+		return engine.Score{}, fmt.Errorf("%q is not a score", s)
+	}
+	return engine.EvalScore(int(math.Round(x * 100))), nil
+}
+
+// ParseProgress reads a line an engine prints during bestmove before its
+// answer: a bare MoveString, or the reference engine's report
+// "MoveString;Depth;Score;PV1;PV2;...". Moves are read in g, the game
+// searched, and the principal variation in the positions it reaches; a
+// PV that goes wrong is cut where it does, since the move and its depth
+// and score are what a front end needs most.
+func ParseProgress(line string, g *core.Game) (engine.Progress, error) {
+	fields := strings.Split(strings.TrimSpace(line), ";")
+	m, err := ParseMove(fields[0], g)
+	if err != nil {
+		return engine.Progress{}, err
+	}
+	p := engine.Progress{Move: m}
+	if len(fields) == 1 {
+		return p, nil
+	}
+	if len(fields) < 3 {
+		return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: want MoveString;Depth;Score;PV...", line)
+	}
+	if p.Depth, err = strconv.Atoi(fields[1]); err != nil || p.Depth < 0 {
+		return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: the depth %q is not a whole number", line, fields[1])
+	}
+	if p.Score, err = ParseScore(fields[2]); err != nil {
+		return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: %v", line, err)
+	}
+	c := g.Clone()
+	for _, text := range fields[3:] {
+		pm, err := ParseMove(text, c)
+		if err != nil || c.CheckMove(pm) != nil {
+			break
+		}
+		p.PV = append(p.PV, pm)
+		c.Play(pm)
+	}
+	return p, nil
+}
