@@ -193,6 +193,9 @@ func (p *Pool) Stats() (open, idle, waiting int) {
 // the pool for each search.
 func (p *Pool) Searcher() engine.Searcher { return pooled{p} }
 
+// pooled is no engine.Forgetter: the pool's engines serve every session's
+// games in turn, and one viewer's new game must not throw away what they
+// learnt for the others; each search hands the engine its whole game.
 type pooled struct{ p *Pool }
 
 func (s pooled) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {

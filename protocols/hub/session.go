@@ -88,6 +88,7 @@ type Session struct {
 	search   *search       // the search under way, nil when idle
 	searches int           // searches started, which numbers them
 	pending  Message       // a command that stopped a search, handled once its done is written
+	forget   bool          // new-game came: the next search starts by making the searcher forget
 	quitting bool          // quit, the end of input or ctx: end once no search is left
 	w        *bufio.Writer
 
@@ -365,7 +366,9 @@ func (s *Session) do(m Message) {
 	case Init:
 		s.write(Ready{})
 	case NewGame:
-		s.game = nil
+		// "new-game clears hash tables": the next search does it, on its
+		// own goroutine, since a backend may take a while.
+		s.game, s.forget = nil, true
 	case Pos:
 		if err := s.pos(m); err != nil {
 			s.fail(err)
@@ -487,9 +490,16 @@ func (s *Session) start(mode GoMode) {
 	sr.cancel = cancel
 	s.search = sr
 	s.cfg.Log.Debug().Int("search", sr.id).Str("mode", string(mode)).Str("level", s.level.Line().String()).Msg("search started")
+	forget := s.forget
+	s.forget = false
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		if forget {
+			if err := engine.Forget(ctx, s.cfg.Searcher); err != nil {
+				s.cfg.Log.Warn().Err(err).Msg("the searcher could not forget the last game")
+			}
+		}
 		s.think(ctx, sr.id, pos.Clone(), limit, deepen)
 	}()
 }
