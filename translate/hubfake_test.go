@@ -166,7 +166,15 @@ func fakeHubEngine(mode, dir string) int {
 			var l core.MoveList
 			game.GenerateMoves(&l)
 			best := hub.NewDone(game, l.At(0), core.NoMove)
-			say(hub.Info{Has: hub.InfoDepth | hub.InfoPV, Depth: 1, PV: []string{best.Move}})
+			// A report with every field, as Scan prints it: a forced
+			// win in 7 plies, and a line of two moves.
+			c := game.Clone()
+			c.Play(l.At(0))
+			var replies core.MoveList
+			c.GenerateMoves(&replies)
+			say(hub.Info{Has: hub.InfoDepth | hub.InfoScore | hub.InfoNodes | hub.InfoTime | hub.InfoNPS | hub.InfoPV,
+				Depth: 3, Score: hub.WinIn(7), Nodes: 12345, Time: 250 * time.Millisecond, NPS: 0.049,
+				PV: []string{best.Move, hub.WriteMove(replies.At(0), c)}})
 			stopped := false
 			if misbehavesAtGo(mode) && misbehaved() {
 				switch mode {

@@ -95,13 +95,19 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 	if err := p.NewGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	var reported []core.Move
-	m, err := p.BestMove(ctx, engine.Limit{Depth: 3}, func(p engine.Progress) { reported = append(reported, p.Move) })
+	var reported []engine.Progress
+	m, err := p.BestMove(ctx, engine.Limit{Depth: 3}, func(p engine.Progress) { reported = append(reported, p) })
 	if err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove = %v, %v", m, err)
 	}
-	if len(reported) != 1 || reported[0] != m {
-		t.Errorf("reported %v, want the info line's pv", reported)
+	// The info line's fields, read back: depth=3 score=993 nodes=12345
+	// time=0.25 nps=0.049 and a PV of two moves, the first the best.
+	if len(reported) != 1 {
+		t.Fatalf("reported %+v, want the one info line", reported)
+	}
+	r := reported[0]
+	if r.Move != m || r.Depth != 3 || r.Score != engine.WinIn(7) || r.Nodes != 12345 || r.Elapsed != 250*time.Millisecond || r.NPS != 49000 || len(r.PV) != 2 || r.PV[0] != m {
+		t.Errorf("reported %+v, want the info line's depth, score, nodes, time, nps and pv", r)
 	}
 	want := "hub\ninit\nnew-game\npos variant=Base+MLP moves=\"wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-\"\nlevel depth=3\ngo think"
 	if got := lastLines(t, dir, 6); got != want {

@@ -356,10 +356,16 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 	}
 	var each func(string)
 	if report != nil {
+		// A line is a report once another follows it: the last is the
+		// answer.
+		previous := ""
 		each = func(line string) {
-			if progress, err := uhp.ParseProgress(line, p.want); err == nil && p.want.Legal(progress.Move) {
-				report(progress)
+			if previous != "" {
+				if progress, err := uhp.ParseProgress(previous, p.want); err == nil && p.want.Legal(progress.Move) {
+					report(progress)
+				}
 			}
+			previous = line
 		}
 	}
 	lines, err := p.exchange(ctx, command, timeout, each)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -331,3 +332,44 @@ func TestFormatTime(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { fakeengine.Main(m) }
+
+// TestUHPProgress checks that hivebridge turns on a UHP engine's
+// ReportIntermediateBestMoves and reads what it prints before its answer:
+// the reference engine's MoveString;Depth;Score;PV reports, with their
+// depth, score and line, and bare intermediate moves; neither the
+// answer's own line nor anything after it is a report.
+func TestUHPProgress(t *testing.T) {
+	g := loadGame(t, "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-")
+	first := firstLegal(g)
+	reply := func() core.Move {
+		c := g.Clone()
+		c.Play(first)
+		return firstLegal(c)
+	}()
+	for _, tc := range []struct {
+		mode string
+		want []engine.Progress
+	}{
+		{"reports", []engine.Progress{
+			{Move: first, Depth: 1, Score: engine.EvalScore(2785604), PV: []core.Move{first}},
+			{Move: first, Depth: 2, Score: engine.EvalScore(-150), PV: []core.Move{first, reply}},
+		}},
+		{"bare-reports", []engine.Progress{{Move: first}}},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			p, _ := startFake(t, tc.mode)
+			ctx := context.Background()
+			if err := p.NewGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			var got []engine.Progress
+			m, err := p.BestMove(ctx, engine.Limit{Depth: 2}, func(p engine.Progress) { got = append(got, p) })
+			if err != nil || m != first {
+				t.Fatalf("BestMove = %v, %v; want the first legal move", m, err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("reported\n%+v\nwant\n%+v", got, tc.want)
+			}
+		})
+	}
+}

@@ -39,13 +39,17 @@ func ParseScore(s string) (engine.Score, error) {
 
 // ParseProgress reads a line an engine prints during bestmove before its
 // answer: a bare MoveString, or the reference engine's report
-// "MoveString;Depth;Score;PV1;PV2;...". Moves are read in g, the game
-// searched, and the principal variation in the positions it reaches; a
+// "MoveString;Depth;Score;PV1;PV2;...". The move must be a legal move of
+// g, the game searched, and the principal variation is read in the
+// positions it reaches; a
 // PV that goes wrong is cut where it does, since the move and its depth
 // and score are what a front end needs most.
 func ParseProgress(line string, g *core.Game) (engine.Progress, error) {
 	fields := strings.Split(strings.TrimSpace(line), ";")
 	m, err := ParseMove(fields[0], g)
+	if err == nil {
+		err = g.CheckMove(m)
+	}
 	if err != nil {
 		return engine.Progress{}, err
 	}

@@ -112,6 +112,34 @@ func (firstMove) BestMove(_ context.Context, g *core.Game, _ engine.Limit, _ fun
 	return l.At(0), nil
 }
 
+// reporting answers with the first legal move too, reporting on the way,
+// when the session asks (ReportIntermediateBestMoves), what the mode says:
+// "reports", the reference engine's MoveString;Depth;Score;PV lines (with
+// a score in the reference engine's large units, and a line of two moves
+// at depth 2); "bare-reports", the move alone, as engines that report only
+// their best move so far print it.
+type reporting struct{ bare bool }
+
+func (r reporting) BestMove(_ context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	m := l.At(0)
+	if report == nil {
+		return m, nil
+	}
+	if r.bare {
+		report(engine.Progress{Move: m})
+		return m, nil
+	}
+	report(engine.Progress{Move: m, Depth: 1, Score: engine.EvalScore(2785604), PV: []core.Move{m}})
+	c := g.Clone()
+	c.Play(m)
+	var replies core.MoveList
+	c.GenerateMoves(&replies)
+	report(engine.Progress{Move: m, Depth: 2, Score: engine.EvalScore(-150), PV: []core.Move{m, replies.At(0)}})
+	return m, nil
+}
+
 // run runs a UHP engine on standard input and output that answers
 // bestmove with the first legal move, except in the way mode says.
 func run(mode, dir string) int {
@@ -128,6 +156,9 @@ func run(mode, dir string) int {
 	if mode == "native" {
 		native := translate.NewNative()
 		cfg.Searcher, cfg.Options = translate.Searcher(native), native.Options()
+	}
+	if mode == "reports" || mode == "bare-reports" {
+		cfg.Searcher = reporting{bare: mode == "bare-reports"}
 	}
 	if mode == "nocaps" {
 		cfg.Expansions = core.Base
