@@ -10,13 +10,16 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/referee"
@@ -113,7 +116,7 @@ and its margin, LOS, the SPRT, how the games ended, and the wall time.`,
 	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
 	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
-	fl.StringVar(&f.out, "out", "", "write every game to this file and a JSON summary to FILE.json")
+	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
 	cmd.MarkFlagRequired("white")
 	cmd.MarkFlagRequired("black")
 	return cmd
@@ -193,6 +196,7 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 		games = bufio.NewWriter(file)
 	}
 	bar := newProgressView(cmd.ErrOrStderr())
+	cfg.OnMove = bar.thought
 	res, runErr := referee.Run(ctx, cfg, func(p referee.Progress) {
 		bar.show(p)
 		if games != nil {
@@ -225,7 +229,34 @@ func gameLine(r referee.GameRecord) string {
 		white = "A"
 	}
 	reason := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(r.Reason)
-	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s", r.GameString, resultName(r.Result), reason, r.Index, white)
+	evals := make([]string, len(r.Evals))
+	for i, e := range r.Evals {
+		evals[i] = formatEval(e)
+	}
+	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s\tevals=%s", r.GameString, resultName(r.Result), reason, r.Index, white, strings.Join(evals, ";"))
+}
+
+// formatEval writes what an engine said of the move it played, for the
+// evals= field of the --out file: the score from the mover's view in
+// pieces with two decimals, or W<n>/L<n> for a forced win or loss in n
+// plies (n 0 when the engine did not say how far), then @ and the depth;
+// empty when the engine said nothing.
+func formatEval(e referee.Eval) string {
+	var score string
+	switch e.Score.Kind {
+	case engine.NoScore:
+		if e.Depth == 0 {
+			return ""
+		}
+		return "@" + strconv.Itoa(e.Depth)
+	case engine.Win:
+		score = "W" + strconv.Itoa(e.Score.Plies)
+	case engine.Loss:
+		score = "L" + strconv.Itoa(e.Score.Plies)
+	default:
+		score = strconv.FormatFloat(e.Score.Pieces(), 'f', 2, 64)
+	}
+	return score + "@" + strconv.Itoa(e.Depth)
 }
 
 func resultName(r core.Result) string {
@@ -244,9 +275,13 @@ func resultName(r core.Result) string {
 // in place on a terminal, one line per game anywhere else (a log file or a
 // pipe, where carriage returns would make a mess).
 type progressView struct {
+	mu       sync.Mutex // show and thought come from the games' goroutines
 	w        io.Writer
 	terminal bool
 	drawn    bool
+	last     referee.Progress
+	shown    bool                   // last holds a progress
+	thinking [2]*referee.MoveReport // the last move of engine A [0] and B [1]
 }
 
 func newProgressView(w io.Writer) *progressView {
@@ -271,23 +306,89 @@ func isTerminal(w io.Writer) bool {
 	return true
 }
 
+// thought records a move an engine played, and redraws the bar with it.
+func (v *progressView) thought(r referee.MoveReport) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	side := 1
+	if r.A {
+		side = 0
+	}
+	v.thinking[side] = &r
+	if v.terminal && v.shown {
+		v.draw()
+	}
+}
+
+// engines says each engine's last depth and score: "A d7 +0.45, B d6 W3".
+func (v *progressView) engines() string {
+	var parts []string
+	for i, label := range []string{"A", "B"} {
+		r := v.thinking[i]
+		if r == nil || (r.Eval.Depth == 0 && r.Eval.Score.Kind == engine.NoScore) {
+			continue
+		}
+		text := label
+		if r.Eval.Depth > 0 {
+			text += " d" + strconv.Itoa(r.Eval.Depth)
+		}
+		switch r.Eval.Score.Kind {
+		case engine.Win:
+			text += " W" + strconv.Itoa(r.Eval.Score.Plies)
+		case engine.Loss:
+			text += " L" + strconv.Itoa(r.Eval.Score.Plies)
+		case engine.Eval:
+			text += fmt.Sprintf(" %+.2f", r.Eval.Score.Pieces())
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, ", ")
+}
+
 func (v *progressView) show(p referee.Progress) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.last, v.shown = p, true
+	if v.terminal {
+		v.draw()
+		return
+	}
+	v.line()
+}
+
+// tally sums up the match so far: A's results, the Elo, the SPRT's
+// log-likelihood ratio, and each engine's last depth and score.
+func (v *progressView) tally() string {
+	p := v.last
 	t := p.Stats.Total
 	elo, margin := t.Elo()
 	tally := fmt.Sprintf("A +%d -%d =%d, Elo %s", t.Wins, t.Losses, t.Draws, formatElo(elo, margin))
 	if p.SPRT != nil {
 		tally += fmt.Sprintf(", LLR %.2f", p.SPRT.LLR)
 	}
-	if !v.terminal {
-		white := "B"
-		if p.Game.AWhite {
-			white = "A"
-		}
-		fmt.Fprintf(v.w, "game %d/%d (#%d, %s White): %s, %s, %d plies, %s; %s\n",
-			p.Done, p.Total, p.Game.Index, white, resultName(p.Game.Result), p.Game.Reason,
-			p.Game.Plies, p.Game.Elapsed.Round(time.Millisecond), tally)
-		return
+	if e := v.engines(); e != "" {
+		tally += "; last " + e
 	}
+	return tally
+}
+
+// line writes the game just finished on a line of its own.
+func (v *progressView) line() {
+	p := v.last
+	tally := v.tally()
+	white := "B"
+	if p.Game.AWhite {
+		white = "A"
+	}
+	fmt.Fprintf(v.w, "game %d/%d (#%d, %s White): %s, %s, %d plies, %s; %s\n",
+		p.Done, p.Total, p.Game.Index, white, resultName(p.Game.Result), p.Game.Reason,
+		p.Game.Plies, p.Game.Elapsed.Round(time.Millisecond), tally)
+}
+
+// draw redraws the bar in place, with each engine's last depth and score.
+func (v *progressView) draw() {
+	p := v.last
+	tally := v.tally()
 	const width = 30
 	filled := width * p.Done / max(p.Total, 1)
 	fmt.Fprintf(v.w, "\r\x1b[K[%s%s] %d/%d, %d playing; %s",

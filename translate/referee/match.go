@@ -168,6 +168,9 @@ type Config struct {
 	// Engine sets up the backends: the log and the timeouts. Its
 	// EngineOptions are ignored: WhiteOptions and BlackOptions apply.
 	Engine translate.Config
+	// OnMove, if set, is told of every move the engines play, from the
+	// goroutines of the games, concurrently when Concurrency is above 1.
+	OnMove func(MoveReport)
 }
 
 // TCOf returns the time control of engine A (engineA true) or B.
@@ -191,6 +194,27 @@ type GameRecord struct {
 	Reason     string      // how it ended: "white queen surrounded", "black forfeits on bestmove: ..."
 	Plies      int         // moves played, opening included
 	Elapsed    time.Duration
+	// Evals are, for each move the engines played (the opening's are not
+	// theirs), what the engine that played it said of it when it chose
+	// it: the depth and score of its last report, if it reported the
+	// move it played; a zero Eval where it said nothing.
+	Evals []Eval
+}
+
+// Eval is an engine's last word on the move it played: the depth it
+// searched and the score, from its own side's view.
+type Eval struct {
+	Depth int
+	Score engine.Score
+}
+
+// MoveReport tells, as a game goes on, how the engine that just moved
+// thought about its move.
+type MoveReport struct {
+	Game int  // the game's index in the match
+	A    bool // engine A moved
+	Ply  int  // the ply of the move, from the start of the game
+	Eval Eval
 }
 
 // AScore is engine A's points from the game: 1, 0.5 or 0.
@@ -549,9 +573,13 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 			return end(core.Draw, fmt.Sprintf("move cap (%d plies)", cfg.MaxPlies))
 		}
 		me := g.ToMove()
-		m, f := cfg.askMove(ctx, engines[me], tcs[me], &clocks[me], me, g)
+		m, eval, f := cfg.askMove(ctx, engines[me], tcs[me], &clocks[me], me, g)
 		if f != nil {
 			return lose(*f)
+		}
+		rec.Evals = append(rec.Evals, eval)
+		if cfg.OnMove != nil {
+			cfg.OnMove(MoveReport{Game: i, A: sides[me].a, Ply: g.MovesPlayed() + 1, Eval: eval})
 		}
 		text := uhp.FormatMove(m, g)
 		// The engine checked the move already; the referee's game is
@@ -569,8 +597,9 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 }
 
 // askMove asks the engine of colour me for its move within its time
-// control, charging its clock if it has one.
-func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeControl, clock *time.Duration, me core.Color, g *core.Game) (core.Move, *forfeit) {
+// control, charging its clock if it has one, and returns with the move what
+// the engine last said of it.
+func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeControl, clock *time.Duration, me core.Color, g *core.Game) (core.Move, Eval, *forfeit) {
 	limit := engine.Limit{Depth: tc.Depth, Time: tc.MoveTime}
 	moveCtx := ctx
 	if tc.Clock > 0 {
@@ -581,18 +610,23 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 		defer cancel()
 	}
 	asked := time.Now()
-	m, err := e.BestMove(moveCtx, limit, nil)
+	var last engine.Progress
+	m, err := e.BestMove(moveCtx, limit, func(p engine.Progress) { last = p })
 	took := time.Since(asked)
 	if tc.Clock > 0 {
 		if took > *clock {
-			return core.NoMove, &forfeit{me, fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))}
+			return core.NoMove, Eval{}, &forfeit{me, fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))}
 		}
 		*clock += tc.Inc - took
 	}
 	if err != nil {
-		return core.NoMove, &forfeit{me, fmt.Sprintf("%s forfeits on bestmove (%s): %v", colourName(me), describeLimit(limit), err)}
+		return core.NoMove, Eval{}, &forfeit{me, fmt.Sprintf("%s forfeits on bestmove (%s): %v", colourName(me), describeLimit(limit), err)}
 	}
-	return m, nil
+	var eval Eval
+	if last.Move == m {
+		eval = Eval{Depth: last.Depth, Score: last.Score}
+	}
+	return m, eval, nil
 }
 
 func describeLimit(l engine.Limit) string {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
@@ -116,6 +118,8 @@ func TestMatchNative(t *testing.T) {
 	cfg := matchConfig(t, "native", "native", 4, "depth=1")
 	cfg.WhiteTC, cfg.BlackTC = tc(t, "depth=2"), tc(t, "depth=1")
 	cfg.RandomPlies = 2
+	var reported atomic.Int32
+	cfg.OnMove = func(referee.MoveReport) { reported.Add(1) }
 	var progress []referee.Progress
 	res, err := referee.Run(context.Background(), cfg, func(p referee.Progress) { progress = append(progress, p) })
 	if err != nil {
@@ -128,11 +132,31 @@ func TestMatchNative(t *testing.T) {
 	if len(progress) != 4 || progress[3].Done != 4 || progress[3].Total != 4 || progress[3].Stats != res.Stats {
 		t.Errorf("progress reports %+v", progress)
 	}
+	var moves atomic.Int32
 	for i, r := range res.Games {
 		if gs, _ := uhp.ParseGameString(r.Opening); len(gs.Moves) != 2 {
 			t.Errorf("game %d: opening %q has not 2 plies", i, r.Opening)
 		}
+		// Every move the engines played has the native engine's last
+		// report: the depth of its time control (less only when a
+		// forced result ended the search sooner), and a score.
+		if len(r.Evals) != r.Plies-2 {
+			t.Errorf("game %d: %d evals for %d plies after a 2-ply opening", i, len(r.Evals), r.Plies-2)
+		}
+		for k, e := range r.Evals {
+			aMoved := (k%2 == 0) == r.AWhite
+			want := map[bool]int{true: 2, false: 1}[aMoved]
+			forced := e.Score.Kind == engine.Win || e.Score.Kind == engine.Loss
+			if e.Depth < 1 || e.Depth > want || (e.Depth < want && !forced) || e.Score.Kind == engine.NoScore {
+				t.Errorf("game %d move %d: eval %+v, want depth %d with a score", i, k, e, want)
+				break
+			}
+		}
+		moves.Add(int32(len(r.Evals)))
 		t.Logf("game %d (A White %v): %v, %s, %d plies", i, r.AWhite, r.Result, r.Reason, r.Plies)
+	}
+	if got := reported.Load(); got != moves.Load() {
+		t.Errorf("OnMove told of %d moves, the games have %d", got, moves.Load())
 	}
 }
 
