@@ -1,6 +1,10 @@
 package main
 
 import (
+	"context"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -14,6 +18,9 @@ type metrics struct {
 	latency        *prometheus.HistogramVec
 	engineRestarts prometheus.Counter
 	refused        *prometheus.CounterVec
+	searches       *prometheus.CounterVec
+	nodes          *prometheus.CounterVec
+	depth          *prometheus.HistogramVec
 }
 
 func newMetrics() *metrics {
@@ -37,7 +44,48 @@ func newMetrics() *metrics {
 			Name: "hivebridge_refusals_total", Help: "Connections or sessions refused or closed by a limit.",
 		}, []string{"reason"}),
 	}
-	m.registry.MustRegister(m.sessions, m.commands, m.latency, m.engineRestarts, m.refused,
+	m.searches = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "hivebridge_searches_total", Help: "Searches asked of the backend, by backend kind and outcome.",
+	}, []string{"backend", "outcome"})
+	m.nodes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "hivebridge_search_nodes_total", Help: "Positions searched, as the backends reported them.",
+	}, []string{"backend"})
+	m.depth = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "hivebridge_search_depth_plies",
+		Help:    "Depth of the last completed iteration of each search, where the backend reported one.",
+		Buckets: prometheus.LinearBuckets(1, 1, 20),
+	}, []string{"backend"})
+	m.registry.MustRegister(m.sessions, m.commands, m.latency, m.engineRestarts, m.refused, m.searches, m.nodes, m.depth,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// metered counts the searches of a searcher in the metrics: each search,
+// whether it answered, and the nodes and depth of its last report.
+type metered struct {
+	engine.Searcher
+	backend string
+	m       *metrics
+}
+
+func (s metered) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
+	var last engine.Progress
+	m, err := s.Searcher.BestMove(ctx, g, limit, func(p engine.Progress) {
+		last = p
+		if report != nil {
+			report(p)
+		}
+	})
+	outcome := "move"
+	if err != nil {
+		outcome = "error"
+	}
+	s.m.searches.WithLabelValues(s.backend, outcome).Inc()
+	if last.Nodes > 0 {
+		s.m.nodes.WithLabelValues(s.backend).Add(float64(last.Nodes))
+	}
+	if last.Depth > 0 {
+		s.m.depth.WithLabelValues(s.backend).Observe(float64(last.Depth))
+	}
+	return m, err
 }

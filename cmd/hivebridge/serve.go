@@ -110,6 +110,7 @@ type server struct {
 	log        zerolog.Logger
 	token      string
 	pool       *translate.Pool
+	searcher   engine.Searcher // the pool's, counted in the metrics
 	expansions core.GameType
 	// interruptible and backendID describe the backend to the Hub and
 	// JSON front ends.
@@ -170,15 +171,17 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	}
 	s.pool = translate.NewPool(open, translate.PoolConfig{Limit: cfg.poolLimit, Queue: cfg.poolQueue, Wait: cfg.poolWait})
 	s.pool.Add(first)
+	spec, _ := translate.ParseSpec(cfg.backend.spec) // Open has read it already
+	s.searcher = metered{Searcher: s.pool.Searcher(), backend: spec.Kind, m: s.metrics}
 	s.expansions = first.Info().Expansions
 	s.interruptible = translate.Interruptible(first)
 	s.backendID = first.Info().ID
 	_, s.native = first.(*translate.Native)
 	if !s.native && cfg.hubAddr != "" {
-		s.fallback = translate.NewPool(func(context.Context) (translate.Engine, error) {
+		s.fallback = metered{Searcher: translate.NewPool(func(context.Context) (translate.Engine, error) {
 			n := translate.NewNative()
 			return n, translate.ApplyOptions(n, []string{"HashMB=1"})
-		}, translate.PoolConfig{Limit: runtime.NumCPU(), Queue: cfg.poolQueue, Wait: cfg.poolWait}).Searcher()
+		}, translate.PoolConfig{Limit: runtime.NumCPU(), Queue: cfg.poolQueue, Wait: cfg.poolWait}).Searcher(), backend: "native", m: s.metrics}
 	}
 	if cfg.jsonAddr != "" {
 		name := "hivebridge v" + version
@@ -195,7 +198,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 				ProjectURL:  "https://github.com/hivebridge/hivebridge",
 				Language:    "Go",
 			},
-			Searcher:    s.pool.Searcher(),
+			Searcher:    s.searcher,
 			DefaultTime: 5 * time.Second,
 			IdleTimeout: cfg.idle,
 			MaxFrame:    cfg.maxLine,
@@ -335,7 +338,7 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 	cfg := uhp.Config{
 		ID:         "hivebridge v" + version,
 		Expansions: s.expansions,
-		Searcher:   s.pool.Searcher(),
+		Searcher:   s.searcher,
 		Log:        log,
 		MaxLine:    s.cfg.maxLine,
 		OnCommand: func(command string, took time.Duration, err error) {

@@ -31,7 +31,7 @@ func (s *server) serveHub(raw net.Conn) {
 	session := hub.NewSession(hub.Config{
 		ID:            hub.ID{Name: name, Version: version},
 		Expansions:    s.expansions,
-		Searcher:      s.pool.Searcher(),
+		Searcher:      s.searcher,
 		Interruptible: s.interruptible,
 		Fallback:      s.fallback,
 		MaxLine:       s.cfg.maxLine,

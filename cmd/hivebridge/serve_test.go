@@ -263,6 +263,14 @@ func TestServeWebSocketInfo(t *testing.T) {
 	if got := wsDo(t, conn, "newgame\nvalidmoves"); got != "err Send one command per message.\nok\n" {
 		t.Fatalf("two commands answered %q", got)
 	}
+	// Two searches of the native backend at depth 2: both counted, with
+	// their nodes and the depth of their last iteration.
+	for range 2 {
+		if got := wsDo(t, conn, "bestmove depth 2"); !strings.HasSuffix(got, "\nok\n") || strings.HasPrefix(got, "err") {
+			t.Fatalf("bestmove answered %q", got)
+		}
+		wsDo(t, conn, "newgame Base")
+	}
 	resp, err := http.Get("http://" + d.httpAddr + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("/healthz: %v %v", resp, err)
@@ -274,7 +282,9 @@ func TestServeWebSocketInfo(t *testing.T) {
 	var body bytes.Buffer
 	body.ReadFrom(resp.Body)
 	resp.Body.Close()
-	for _, series := range []string{"hivebridge_sessions{protocol=\"uhp-ws\"} 1", "hivebridge_commands_total{command=\"newgame\",protocol=\"uhp-ws\"} 1", "hivebridge_command_duration_seconds_bucket", "hivebridge_engine_restarts_total 0", "process_resident_memory_bytes"} {
+	for _, series := range []string{"hivebridge_sessions{protocol=\"uhp-ws\"} 1", "hivebridge_commands_total{command=\"newgame\",protocol=\"uhp-ws\"} 3", "hivebridge_command_duration_seconds_bucket", "hivebridge_engine_restarts_total 0", "process_resident_memory_bytes",
+		"hivebridge_searches_total{backend=\"native\",outcome=\"move\"} 2", "hivebridge_search_nodes_total{backend=\"native\"} ",
+		"hivebridge_search_depth_plies_bucket{backend=\"native\",le=\"1\"} 0", "hivebridge_search_depth_plies_bucket{backend=\"native\",le=\"2\"} 2"} {
 		if !strings.Contains(body.String(), series) {
 			t.Errorf("/metrics lacks %s", series)
 		}
