@@ -275,6 +275,7 @@ func TestServeWebSocketInfo(t *testing.T) {
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("/healthz: %v %v", resp, err)
 	}
+	resp.Body.Close()
 	resp, err = http.Get("http://" + d.httpAddr + "/metrics")
 	if err != nil {
 		t.Fatal(err)
