@@ -220,6 +220,23 @@ func TestThreadsShareTable(t *testing.T) {
 	}
 }
 
+// TestClear checks that Clear forgets everything earlier searches taught:
+// a search repeated finds the table full and visits fewer nodes, and after
+// Clear it visits exactly as many as the first time, in one thread, where
+// a search is deterministic.
+func TestClear(t *testing.T) {
+	g := randomPositions(t, core.WithMosquito|core.WithLadybug|core.WithPillbug, 1, 20, 30, 13)[0]
+	s := ai.New(1, 8)
+	search := func() uint64 { return s.Search(context.Background(), g, ai.Limits{Depth: 4}, nil).Nodes }
+	first := search()
+	again := search()
+	s.Clear()
+	cleared := search()
+	if again >= first || cleared != first {
+		t.Errorf("nodes: %d fresh, %d again, %d after Clear; want fewer again and the same after Clear", first, again, cleared)
+	}
+}
+
 func TestCancel(t *testing.T) {
 	g := randomPositions(t, core.WithMosquito|core.WithLadybug|core.WithPillbug, 1, 30, 40, 11)[0]
 	for _, threads := range []int{1, 2} {

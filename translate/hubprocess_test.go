@@ -146,6 +146,17 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 	if got := lastLines(t, dir, 4); !strings.HasPrefix(got, "new-game\npos variant=Base+L ") {
 		t.Errorf("sent\n%s", got)
 	}
+	// Forget: the same game, but the next search starts with new-game,
+	// which clears the engine's tables.
+	if err := p.Forget(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastLines(t, dir, 4); !strings.HasPrefix(got, "new-game\npos variant=Base+L ") {
+		t.Errorf("after Forget, sent\n%s", got)
+	}
 
 	// No limit is level infinite, and cancelling stops it: the move the
 	// engine answers stop with is returned.

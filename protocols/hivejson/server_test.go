@@ -671,3 +671,53 @@ func FuzzServerConn(f *testing.F) {
 		}
 	})
 }
+
+// lockedBuffer is a log sink the server's goroutines may write while the
+// test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// reportingSearcher answers as answerWith does, reporting before it the
+// depth, score and nodes of its search of the move it will answer.
+type reportingSearcher struct{ answer engine.Searcher }
+
+func (r reportingSearcher) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
+	m, err := r.answer.BestMove(ctx, g, limit, nil)
+	if err == nil && report != nil {
+		report(engine.Progress{Move: m, Depth: 4, Score: engine.EvalScore(37), Nodes: 1234})
+	}
+	return m, err
+}
+
+// TestServerLogsSearch checks that the debug log says what the search said
+// of the turn the server answered with: its depth, score and nodes.
+func TestServerLogsSearch(t *testing.T) {
+	logs := &lockedBuffer{}
+	addr := startServer(t, ServerConfig{
+		Searcher: reportingSearcher{answerWith(t, map[int]Turn{16: {TurnType: TurnMovement, Source: "1,1", Destination: "3,-1"}})},
+		Log:      zerolog.New(logs).Level(zerolog.DebugLevel),
+	})
+	c := dialServer(t, addr)
+	c.write(frameFixture(t, "choose_turn_midgame.json"), 0)
+	if r := c.readTurn(); r.Failed() {
+		t.Fatalf("Choose Turn failed: %+v", r)
+	}
+	want := `"depth":4,"score":0.37,"forced":false,"nodes":1234`
+	if !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "search of the chosen turn") {
+		t.Errorf("the debug log lacks %s:\n%s", want, logs.String())
+	}
+}
