@@ -299,23 +299,26 @@ const midgame = `Base+MLP;InProgress;White[19];wM;bP wM\;wA1 -wM;bB1 bP-;wA2 \wM
 // search, a third search is refused at once and the waiting one gives up
 // at the pool's deadline; each with a clear error.
 func TestServePoolExhaustion(t *testing.T) {
-	d := startDaemon(t, "--pool-size", "1", "--pool-queue", "1", "--pool-wait", "300ms")
+	// Half a second between the steps, so that a loaded machine keeps
+	// their order: the first search holds the engine for 3 s, the second
+	// waits from 0.5 s and gives up at 2 s, the third comes at 1 s.
+	d := startDaemon(t, "--pool-size", "1", "--pool-queue", "1", "--pool-wait", "1500ms")
 	sessions := make([]*tcpSession, 3)
 	for i := range sessions {
 		sessions[i] = dialTCP(t, d.uhpAddr)
 		sessions[i].answer(t)
 		sessions[i].do(t, "newgame "+midgame) // a search that uses all its time
 	}
-	fmt.Fprintln(sessions[0].conn, "bestmove time 00:00:02") // holds the only engine
-	time.Sleep(200 * time.Millisecond)
+	fmt.Fprintln(sessions[0].conn, "bestmove time 00:00:03") // holds the only engine
+	time.Sleep(500 * time.Millisecond)
 	fmt.Fprintln(sessions[1].conn, "bestmove time 00:00:01") // waits, then gives up
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	third := sessions[2].do(t, "bestmove time 00:00:01")
 	if len(third) != 1 || !strings.Contains(third[0], "err all 1 engines are busy and 1 searches already wait for one") {
 		t.Errorf("third search: %q", third)
 	}
 	second := sessions[1].answer(t)
-	if len(second) != 1 || !strings.Contains(second[0], "err no engine came free within 300ms") {
+	if len(second) != 1 || !strings.Contains(second[0], "err no engine came free within 1.5s") {
 		t.Errorf("waiting search: %q", second)
 	}
 	if first := sessions[0].answer(t); len(first) != 1 || strings.HasPrefix(first[0], "err") {

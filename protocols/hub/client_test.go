@@ -46,7 +46,9 @@ func TestClientAgainstSession(t *testing.T) {
 	c.Send(hub.Level{Infinite: true})
 	c.Send(hub.Go{Mode: hub.Think})
 	var infos int
-	short, cancelShort := context.WithTimeout(ctx, 100*time.Millisecond)
+	// Long enough for the first info line on a loaded machine; the
+	// search never ends by itself.
+	short, cancelShort := context.WithTimeout(ctx, time.Second)
 	_, err := c.Await(short, hub.CmdDone, func(a hub.Answer) {
 		if _, ok := a.Message.(hub.Info); ok {
 			infos++
