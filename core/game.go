@@ -32,20 +32,20 @@ const (
 	BlackWins
 )
 
-// record is what Undo needs to take a move back, plus the hash of the
-// position the move led to, for the repetition rule.
+// record is what Undo needs to take a move back, plus the key of the
+// position the move led to, for the repetition rule (and for Undo of the
+// next move, which restores it).
 type record struct {
 	move          Move
 	from          Cell
 	prevResult    Result
 	prevLastMoved Piece
-	prevHash      uint64
-	hash          uint64
+	key           uint64
 }
 
 // Game is a game of Hive: the position, its history and the rules. Play and
 // Undo change it in place without allocating (once the history has grown to
-// the game's length), and keep its Zobrist hash up to date.
+// the game's length), and keep its Zobrist key up to date.
 type Game struct {
 	gameType   GameType
 	repetition bool
@@ -64,8 +64,8 @@ type Game struct {
 	startPly  int   // the ply of the start position
 	lastMoved Piece // the piece the last turn moved or placed; it may not move now
 	result    Result
-	hash      uint64
-	startHash uint64
+	key       uint64 // PositionKey
+	startKey  uint64 // the PositionKey of the start position
 	history   []record
 
 	gen generator
@@ -91,8 +91,8 @@ func NewGame(t GameType, opts ...GameOption) *Game {
 	}
 	hand := t.slotMask()
 	g.inHand = [2]uint16{hand, hand}
-	g.hash = 0
-	g.startHash = g.hash
+	g.key = 0
+	g.startKey = g.key
 	g.history = make([]record, 0, 256)
 	for _, o := range opts {
 		o(g)
@@ -133,9 +133,39 @@ func (g *Game) Result() Result { return g.result }
 // Over reports whether the game has ended.
 func (g *Game) Over() bool { return g.result != InProgress }
 
-// Hash returns the Zobrist hash of the position: the pieces, where they
-// stand and at what height, and the side to move.
-func (g *Game) Hash() uint64 { return g.hash }
+// PositionKey returns the Zobrist key of the position as the
+// threefold-repetition rule counts it, which is hivebridge's one definition
+// of "the same position": the board, that is for each cell the colour and
+// bug of each piece of its stack, bottom to top, and the side to move. The
+// pieces in hand follow from the board. Two things are left out on purpose:
+//
+//   - The pieces' numbers: two Ants that trade cells leave the same position,
+//     as a player looking at the board sees it.
+//   - Which piece moved last, although with a Pillbug in play that piece may
+//     neither move nor be thrown this turn (as en passant changes the legal
+//     moves in chess). The engines hivebridge referees count repetitions by
+//     board and side to move alone (nokamute, the most used one with the
+//     rule, does), the restriction lasts a single turn, and a shuffle that
+//     brings one board back again and again is what the rule exists to end;
+//     counting the last-moved piece let such shuffles run on (bM placed the
+//     first time, bA2 moved the next) while the engines had declared the
+//     game drawn.
+//
+// Hash keeps the finer distinction for tables.
+func (g *Game) PositionKey() uint64 { return g.key }
+
+// Hash returns the key of the position for transposition tables:
+// PositionKey and, with a Pillbug in play, the cell of the piece that may
+// not move this turn, since that changes which moves are legal and so what
+// a search finds. Like PositionKey it ignores the pieces' numbers: positions
+// that differ only by them have the same value, and a table's move is only
+// a hint to try first among the generated moves.
+func (g *Game) Hash() uint64 {
+	if g.gameType&WithPillbug == 0 || g.lastMoved == NoPiece {
+		return g.key
+	}
+	return g.key ^ stunnedKey(g.pos[g.lastMoved])
+}
 
 // History returns the moves played since the start position, oldest first.
 func (g *Game) History() []Move {
@@ -186,8 +216,8 @@ func (g *Game) OnBoard() uint32 { return g.onBoard }
 // Play plays m, which must be legal (see Legal and CheckMove); it is the
 // fast path for search and perft and checks nothing.
 func (g *Game) Play(m Move) {
-	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevHash: g.hash}
-	hash := g.hash ^ sideToMoveKey
+	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved}
+	key := g.key ^ sideToMoveKey
 	moved := NoPiece
 	if m != Pass {
 		p, to := m.Piece(), m.To()
@@ -197,23 +227,17 @@ func (g *Game) Play(m Move) {
 			g.inHand[p.Color()] &^= 1 << (p % PiecesPerColor)
 			g.onBoard |= 1 << p
 		} else {
-			hash ^= zobrist(p, from, g.height[from]-1)
+			key ^= pieceKey(p, from, g.height[from]-1)
 			g.lift(p, from)
 		}
-		hash ^= zobrist(p, to, g.height[to])
+		key ^= pieceKey(p, to, g.height[to])
 		g.drop(p, to)
 		moved = p
 	}
-	// With a Pillbug in play the piece that may not move is part of the
-	// position, as en passant is in chess, since it changes which moves
-	// are legal.
-	if g.gameType&WithPillbug != 0 {
-		hash ^= frozenKey(g.lastMoved) ^ frozenKey(moved)
-	}
 	g.lastMoved = moved
-	g.hash = hash
+	g.key = key
 	g.ply++
-	rec.hash = hash
+	rec.key = key
 	g.history = append(g.history, rec)
 	g.result = g.judge()
 }
@@ -239,7 +263,10 @@ func (g *Game) Undo() {
 	}
 	g.lastMoved = rec.prevLastMoved
 	g.result = rec.prevResult
-	g.hash = rec.prevHash
+	g.key = g.startKey
+	if n > 0 {
+		g.key = g.history[n-1].key
+	}
 	g.ply--
 	g.history = g.history[:n]
 }
@@ -301,8 +328,8 @@ func (g *Game) surrounded(c Cell) bool {
 
 // judge returns the result of the position just reached: a side whose Queen
 // is surrounded loses, both at once is a draw, and so is the third
-// occurrence of one position with the same side to move when the repetition
-// rule is on.
+// occurrence of one position (see PositionKey) when the repetition rule is
+// on.
 func (g *Game) judge() Result {
 	whiteLost, blackLost := false, false
 	if c := g.pos[queenOf(White)]; c != NoCell {
@@ -325,15 +352,15 @@ func (g *Game) judge() Result {
 	return InProgress
 }
 
-// repeatedThrice reports whether the current position occurred twice
-// before. Placing a piece can never be undone by later play, so only the
-// positions since the last placement can repeat.
+// repeatedThrice reports whether the current position (its PositionKey)
+// occurred twice before. Placing a piece can never be undone by later play,
+// so only the positions since the last placement can repeat.
 func (g *Game) repeatedThrice() bool {
 	seen := 1
 	n := len(g.history) - 1
 	for i := n; i >= 0; i-- {
 		r := &g.history[i]
-		if i != n && r.hash == g.hash {
+		if i != n && r.key == g.key {
 			seen++
 			if seen == 3 {
 				return true
@@ -343,7 +370,7 @@ func (g *Game) repeatedThrice() bool {
 			return false
 		}
 	}
-	if n >= 0 && g.startHash == g.hash {
+	if n >= 0 && g.startKey == g.key {
 		seen++
 	}
 	return seen >= 3

@@ -1087,6 +1087,94 @@ func TestRulesRepetition(t *testing.T) {
 	expectLegal(t, g, "wQ -wS1")
 }
 
+// TestRulesRepetitionLastMovedIgnored: a position counts as repeated
+// whichever piece moved last, even with a Pillbug in play, where that piece
+// may not move on the next turn. The three occurrences below differ only by
+// it: bA1 just placed, bQ just moved back, bA1 just moved back.
+func TestRulesRepetitionLastMovedIgnored(t *testing.T) {
+	//	r=-1           .     bA1   (bQ or bA1 visit (3,-1) and come back)
+	//	r= 0    wQ   wS1   bG1    bQ
+	//	r= 1  (wQ)
+	// wQ shuffles between (-1,0) and (-1,1); Black answers with bQ the
+	// first time round and with bA1 the second.
+	start := `wS1;bG1 wS1-;wQ /wS1;bQ bG1-;wQ -wS1;bA1 bG1/`
+	byQueen := `;wQ /wS1;bQ bA1-;wQ -wS1;bQ bG1-`
+	byAnt := `;wQ /wS1;bA1 bQ/;wQ -wS1;bA1 bG1/`
+	for _, gt := range gameTypes {
+		first := game(t, gt.name, start)
+		second := game(t, gt.name, start+byQueen)
+		if first.LastMoved() == second.LastMoved() {
+			t.Fatalf("%s: the occurrences were meant to differ by the piece moved last", gt.name)
+		}
+		if first.PositionKey() != second.PositionKey() {
+			t.Errorf("%s: the same board with the same side to move has keys %#x and %#x\n%s\n%s",
+				gt.name, first.PositionKey(), second.PositionKey(), dump(first), dump(second))
+		}
+		if second.Over() {
+			t.Errorf("%s: second occurrence ends the game\n%s", gt.name, dump(second))
+		}
+		thrice := start + byQueen + byAnt
+		g := game(t, gt.name, thrice[:strings.LastIndex(thrice, ";")])
+		if g.Over() {
+			t.Errorf("%s: game over one move before the third occurrence\n%s", gt.name, dump(g))
+		}
+		g = game(t, gt.name, thrice)
+		expectOver(t, g, core.Draw, parseMove(t, g, "wQ /wS1"))
+		g = game(t, gt.name, thrice, core.RepetitionDraw(false))
+		if g.Result() != core.InProgress {
+			t.Errorf("%s RepetitionDraw(false): result %d, want InProgress", gt.name, g.Result())
+		}
+	}
+	// The search's key keeps the difference where it changes the moves:
+	// with a Pillbug in play, not without.
+	for _, gt := range []struct {
+		name     string
+		distinct bool
+	}{{"Base", false}, {"Base+M", false}, {"Base+P", true}, {"Base+MLP", true}} {
+		a, b := game(t, gt.name, start), game(t, gt.name, start+byQueen)
+		if (a.Hash() != b.Hash()) != gt.distinct {
+			t.Errorf("%s: Hash %#x and %#x; want them distinct %v", gt.name, a.Hash(), b.Hash(), gt.distinct)
+		}
+	}
+}
+
+// TestRulesRepetitionNumbersIgnored: two pieces of one bug that trade cells
+// leave the same position. Each side's Ants trade cells in three moves
+// (one steps aside, the other takes its cell, the first takes the other's),
+// so after six plies the board is the same but for the numbers, and after
+// twelve it is the start again: the third occurrence, counting the middle.
+func TestRulesRepetitionNumbersIgnored(t *testing.T) {
+	//	r=-1           .                   bQ   bA2
+	//	r= 0     wA1  wS1   bS1   bA1
+	//	r= 1  wA2  wQ
+	start := `wS1;bS1 wS1-;wQ /wS1;bQ bS1/;wA1 -wS1;bA1 bS1-;wA2 -wQ;bA2 bQ-`
+	trade := func(w1, w2, b1, b2 string) string {
+		return fmt.Sprintf(`;%[1]s \wS1;%[3]s bS1\;%[2]s -wS1;%[4]s bS1-;%[1]s -wQ;%[3]s bQ-`, w1, w2, b1, b2)
+	}
+	once := start + trade("wA1", "wA2", "bA1", "bA2")
+	twice := once + trade("wA2", "wA1", "bA2", "bA1")
+	for _, gt := range gameTypes {
+		a, b := game(t, gt.name, start), game(t, gt.name, once)
+		if a.Position(pieceNamed(t, "wA1")) != b.Position(pieceNamed(t, "wA2")) ||
+			a.Position(pieceNamed(t, "bA1")) != b.Position(pieceNamed(t, "bA2")) {
+			t.Fatalf("%s: the Ants did not trade cells\n%s\n%s", gt.name, dump(a), dump(b))
+		}
+		if a.PositionKey() != b.PositionKey() || a.Hash() != b.Hash() {
+			t.Errorf("%s: traded Ants change the keys: %#x/%#x, hash %#x/%#x\n%s\n%s",
+				gt.name, a.PositionKey(), b.PositionKey(), a.Hash(), b.Hash(), dump(a), dump(b))
+		}
+		if b.Over() {
+			t.Errorf("%s: second occurrence ends the game\n%s", gt.name, dump(b))
+		}
+		g := game(t, gt.name, twice[:strings.LastIndex(twice, ";")])
+		if g.Over() {
+			t.Errorf("%s: game over one move before the third occurrence\n%s", gt.name, dump(g))
+		}
+		g = game(t, gt.name, twice)
+		expectOver(t, g, core.Draw, parseMove(t, g, "wA1 \\wS1"))
+	}
+}
+
 // TestRulesTransposition: one position reached by two move orders has one
 // hash and one set of moves.
 func TestRulesTransposition(t *testing.T) {
