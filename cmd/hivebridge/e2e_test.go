@@ -94,17 +94,32 @@ func TestProxyWholeGames(t *testing.T) {
 	}
 	proxy := hivebridge(t, "uhp", "--backend", "uhp:"+os.Args[0]+" uhp")
 	rng := rand.New(rand.NewPCG(4, 2))
+	ended := 0
 	for game := range 4 {
-		playWholeGame(t, proxy, rng, game, func(int) string { return "bestmove depth 2" })
+		if playWholeGame(t, proxy, rng, game, func(int) string { return "bestmove depth 2" }) {
+			ended++
+		}
+	}
+	checkSomeEnded(t, ended)
+}
+
+// checkSomeEnded fails t unless at least one of its whole games ended, so
+// that the GameString of a finished game was relayed and checked. Not every
+// game need end: one searcher at depth 2 can shuffle for 400 plies against
+// another that can only pass, avoiding the repetition that would draw.
+func checkSomeEnded(t *testing.T, ended int) {
+	t.Helper()
+	if ended == 0 {
+		t.Errorf("no game ended within 400 plies")
 	}
 }
 
 // playWholeGame plays one game of a random type on a UHP session, both
 // sides chosen by its answer to bestmove (the command chooses which, by
-// ply) after a random opening. Every move is checked against an
-// independent copy of the game, as are validmoves now and then and every
-// GameString.
-func playWholeGame(t *testing.T, viewer *uhp.Client, rng *rand.Rand, game int, bestmove func(ply int) string) {
+// ply) after a random opening, to its end or 400 plies, and reports whether
+// it ended. Every move is checked against an independent copy of the game,
+// as are validmoves now and then and every GameString.
+func playWholeGame(t *testing.T, viewer *uhp.Client, rng *rand.Rand, game int, bestmove func(ply int) string) (ended bool) {
 	t.Helper()
 	gt := core.GameType(rng.IntN(int(core.AllGameTypes)))
 	g := core.NewGame(gt)
@@ -140,9 +155,7 @@ func playWholeGame(t *testing.T, viewer *uhp.Client, rng *rand.Rand, game int, b
 		}
 	}
 	t.Logf("game %d (%s): %d plies, %s", game, uhp.FormatGameType(gt), g.Ply(), uhp.StateOf(g))
-	if !g.Over() {
-		t.Errorf("game %d did not end in 400 plies", game)
-	}
+	return g.Over()
 }
 
 // BenchmarkProxyOverhead measures what the proxy adds to a forwarded

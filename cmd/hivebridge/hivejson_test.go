@@ -89,14 +89,18 @@ func TestHivejsonWholeGames(t *testing.T) {
 				t.Errorf("info: %s", id)
 			}
 			rng := rand.New(rand.NewPCG(6, uint64(v)))
+			ended := 0
 			for game := range 2 {
-				playWholeGame(t, viewer, rng, game, func(ply int) string {
+				if playWholeGame(t, viewer, rng, game, func(ply int) string {
 					if ply%2 == 1 {
 						return "bestmove time 00:00:00.05"
 					}
 					return "bestmove depth 2"
-				})
+				}) {
+					ended++
+				}
 			}
+			checkSomeEnded(t, ended)
 		})
 	}
 }

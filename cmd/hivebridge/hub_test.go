@@ -27,15 +27,19 @@ func TestHubBackendWholeGames(t *testing.T) {
 		t.Fatalf("info = %q", id)
 	}
 	rng := rand.New(rand.NewPCG(7, 1))
+	ended := 0
 	for game := range 4 {
 		// Both kinds of bestmove: depth= and move-time= levels.
-		playWholeGame(t, viewer, rng, game, func(ply int) string {
+		if playWholeGame(t, viewer, rng, game, func(ply int) string {
 			if ply%3 == 0 {
 				return "bestmove time 00:00:00.05"
 			}
 			return "bestmove depth 2"
-		})
+		}) {
+			ended++
+		}
 	}
+	checkSomeEnded(t, ended)
 }
 
 // gui is a scripted Hub GUI on a hivebridge hub process.
