@@ -1,5 +1,7 @@
 package core
 
+import "strconv"
+
 // Move is one turn: a piece and the cell it ends on, or a pass. A move is
 // identified by its effect alone, so two routes to one cell, or a piece that
 // could either walk or be thrown by a Pillbug to the same cell, are the same
@@ -31,6 +33,22 @@ const (
 	WhiteWins
 	BlackWins
 )
+
+// String names the outcome as the notation's game states do: InProgress,
+// Draw, WhiteWins or BlackWins.
+func (r Result) String() string {
+	switch r {
+	case InProgress:
+		return "InProgress"
+	case Draw:
+		return "Draw"
+	case WhiteWins:
+		return "WhiteWins"
+	case BlackWins:
+		return "BlackWins"
+	}
+	return "Result(" + strconv.Itoa(int(r)) + ")"
+}
 
 // record is what Undo needs to take a move back, plus the key of the
 // position the move led to, for the repetition rule (and for Undo of the

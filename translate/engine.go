@@ -46,6 +46,26 @@ type Engine interface {
 	Close() error
 }
 
+// StateReporter is an Engine whose backend states its own verdict of its
+// game, by its own rules: a UHP engine answers play, undo and newgame with
+// its GameString, whose state says whether the game goes on and how it
+// ended. Engines can count a draw differently from hivebridge (whether a
+// repetition draws at all, and what makes two positions the same), and one
+// that thinks its game over may fail when asked for a move anyway, so a
+// referee compares verdicts after every move rather than learn of the
+// difference from a crash. The other backends state none: a Hub engine's
+// answers carry moves and search information only, a Choose-Turn JSON
+// module is sent the game state and answers with a turn, and the native
+// searcher plays by hivebridge's own rules.
+type StateReporter interface {
+	// SyncState brings the engine's game in step with the session's now,
+	// rather than at the next search, and returns the engine's verdict
+	// of it; stated is false when its answer stated none hivebridge
+	// could read. An engine that cannot be brought in step gives an
+	// error.
+	SyncState(ctx context.Context) (verdict core.Result, stated bool, err error)
+}
+
 // Error is an error that is a constant, so that the package's sentinel
 // errors cannot be reassigned.
 type Error string

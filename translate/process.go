@@ -30,6 +30,12 @@ import (
 // group is killed; an engine that hangs, dies or loses its way is started
 // again, its options set again, and its game sent again at the next search.
 // The caller gets an error each time and keeps its game.
+//
+// The engine's answers to play, undo and newgame end with its GameString,
+// whose state is its own verdict of the game (see StateReporter). Where it
+// differs from hivebridge's, hivebridge's stands: a warning is logged once
+// per game with both, and an engine that says its game is over is never
+// sent bestmove.
 type UHPProcess struct {
 	program string
 	args    []string
@@ -44,6 +50,15 @@ type UHPProcess struct {
 	have    []core.Move   // the moves of the engine's game, when inStep
 	haveFor core.GameType // the type of the engine's game, when inStep
 	inStep  bool
+
+	// verdict is the state of the GameString that ended the engine's last
+	// answer to play, undo or newgame, if stated; disagreedIn is the
+	// history of the game whose verdicts last differed, so that a
+	// difference is logged once per game (per line of play: a game taken
+	// back and played again the same way is the same game).
+	verdict     uhp.GameState
+	stated      bool
+	disagreedIn []core.Move
 
 	// interrupted says the engine answered only when sent SIGINT: some
 	// engines then go on (the reference engine), others exit (hivebridge
@@ -268,20 +283,24 @@ func (p *UHPProcess) sync(ctx context.Context) error {
 				pos.Undo()
 			}
 			for _, m := range extra {
-				if _, err := p.exchange(ctx, "play "+uhp.FormatMove(m, pos), p.cfg.Timeouts.Command, nil); err != nil {
+				lines, err := p.exchange(ctx, "play "+uhp.FormatMove(m, pos), p.cfg.Timeouts.Command, nil)
+				if err != nil {
 					p.inStep = false
 					return p.sendGame(ctx, err)
 				}
 				pos.Play(m)
 				p.have = append(p.have, m)
+				p.noteVerdict(lines, pos)
 			}
 			return nil
 		case isPrefix(want, p.have) && len(want) < len(p.have):
-			if _, err := p.exchange(ctx, "undo "+strconv.Itoa(len(p.have)-len(want)), p.cfg.Timeouts.Command, nil); err != nil {
+			lines, err := p.exchange(ctx, "undo "+strconv.Itoa(len(p.have)-len(want)), p.cfg.Timeouts.Command, nil)
+			if err != nil {
 				p.inStep = false
 				return p.sendGame(ctx, err)
 			}
 			p.have = p.have[:len(want)]
+			p.noteVerdict(lines, p.want)
 			return nil
 		}
 	}
@@ -294,6 +313,7 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 	if prior != nil {
 		p.log.Warn().Err(prior).Msg("engine lost step; sending the whole game")
 	}
+	p.stated = false
 	gs := uhp.Describe(p.want)
 	arg := gs.String()
 	if len(gs.Moves) == 0 {
@@ -311,7 +331,65 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 		return fmt.Errorf("engine %s answered newgame with %q, not the game it was sent", p.info.ID, lines[len(lines)-1])
 	}
 	p.have, p.haveFor, p.inStep = p.want.History(), gs.Type, true
+	p.noteVerdict(lines, p.want)
 	return nil
+}
+
+// noteVerdict keeps the engine's verdict of pos, its game now, from the
+// GameString that ends its answer to play, undo or newgame, and logs a
+// warning the first time in a game that it differs from hivebridge's. An
+// answer with no GameString hivebridge can read states no verdict.
+func (p *UHPProcess) noteVerdict(answer []string, pos *core.Game) {
+	p.stated = false
+	if len(answer) == 0 {
+		return
+	}
+	gs, err := uhp.ParseGameString(answer[len(answer)-1])
+	if err != nil {
+		return
+	}
+	p.verdict, p.stated = gs.State, true
+	if gs.State.Result() == pos.Result() {
+		return
+	}
+	history := pos.History()
+	if p.disagreedIn != nil && related(p.disagreedIn, history) {
+		return
+	}
+	p.disagreedIn = history
+	p.log.Warn().Str("engine_state", gs.State.String()).Str("hivebridge_state", uhp.StateOf(pos).String()).
+		Str("position", uhp.Describe(pos).String()).
+		Msg("the engine's own verdict of the game differs from hivebridge's; hivebridge's stands")
+}
+
+// overByItsOwnRules reports whether the engine's last answer said its game
+// is over.
+func (p *UHPProcess) overByItsOwnRules() bool {
+	return p.stated && p.verdict.Result() != core.InProgress
+}
+
+// catchUp makes sure the engine runs and brings its game in step with the
+// wanted one.
+func (p *UHPProcess) catchUp(ctx context.Context) error {
+	if p.want == nil {
+		return errNoGame
+	}
+	// Before sync, which trusts the engine's game to be the last one sent.
+	if err := p.sound(ctx); err != nil {
+		return err
+	}
+	return p.sync(ctx)
+}
+
+// SyncState brings the engine's game in step now and returns its verdict
+// of it, the state of its answer's GameString.
+func (p *UHPProcess) SyncState(ctx context.Context) (core.Result, bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.catchUp(ctx); err != nil {
+		return core.InProgress, false, err
+	}
+	return p.verdict.Result(), p.stated, nil
 }
 
 // FormatTime writes a bestmove time limit as hh:mm:ss, with a fraction of
@@ -337,18 +415,16 @@ func FormatTime(d time.Duration) string {
 func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.want == nil {
-		return core.NoMove, errNoGame
-	}
-	if p.want.Over() {
+	if p.want != nil && p.want.Over() {
 		return core.NoMove, errors.New("The game is over: there is no move to search.")
 	}
-	// Before sync, which trusts the engine's game to be the last one sent.
-	if err := p.sound(ctx); err != nil {
+	if err := p.catchUp(ctx); err != nil {
 		return core.NoMove, err
 	}
-	if err := p.sync(ctx); err != nil {
-		return core.NoMove, err
+	if p.overByItsOwnRules() {
+		// An engine asked to move in a game it thinks over may well
+		// crash (one panicked): it is not asked.
+		return core.NoMove, fmt.Errorf("engine %s says the game is over (%s) where hivebridge's rules say it goes on; it is not asked for a move", p.info.ID, p.verdict)
 	}
 	command, timeout := "bestmove depth "+strconv.Itoa(limit.Depth), p.cfg.Timeouts.Depth
 	if limit.Time > 0 || limit.Depth <= 0 {

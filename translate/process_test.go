@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -193,6 +194,108 @@ func checkRecovered(t *testing.T, p translate.Engine, g *core.Game, logs *syncBu
 }
 
 // TestEngineWithoutCapabilities plays the base game only.
+// TestEngineOwnVerdict: the "own-draw" fake declares its game drawn at ply
+// OwnDrawPly where hivebridge's rules say it goes on. SyncState reports the
+// engine's verdict; BestMove refuses to ask it for a move then (asked, the
+// fake would leave a mark and exit) and keeps the engine; the difference is
+// logged once per game, with both states and the position; an undo brings
+// the engine's verdict back in line.
+func TestEngineOwnVerdict(t *testing.T) {
+	p, logs := startFake(t, "own-draw")
+	dir := os.Getenv(fakeengine.DirVar)
+	ctx := context.Background()
+	warnings := func() int { return strings.Count(logs.String(), "own verdict of the game differs from hivebridge's") }
+	verdict := func(want core.Result) {
+		t.Helper()
+		got, stated, err := p.SyncState(ctx)
+		if err != nil || !stated || got != want {
+			t.Fatalf("SyncState = %v, %v, %v; want %v, stated", got, stated, err, want)
+		}
+	}
+	// playTo plays the first legal moves of g up to ply n, as the session
+	// and as the engine.
+	playTo := func(g *core.Game, n int) {
+		t.Helper()
+		for g.Ply() < n {
+			m := firstLegal(g)
+			g.Play(m)
+			if err := p.Play(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	g := core.NewGame(core.Base)
+	if err := p.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	verdict(core.InProgress) // newgame: NotStarted
+	playTo(g, fakeengine.OwnDrawPly-1)
+	verdict(core.InProgress)
+	if _, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil {
+		t.Fatalf("BestMove before the engine's draw: %v", err)
+	}
+	playTo(g, fakeengine.OwnDrawPly)
+	if g.Over() {
+		t.Fatalf("hivebridge's game is over at ply %d: the test needs it going on", g.Ply())
+	}
+	verdict(core.Draw)
+	for range 2 {
+		_, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil)
+		if err == nil || !strings.Contains(err.Error(), "says the game is over (Draw) where hivebridge's rules say it goes on") {
+			t.Fatalf("BestMove in a game the engine says is drawn: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, fakeengine.AskedWhenOver)); err == nil {
+		t.Fatal("the engine was sent bestmove in a game it had declared over")
+	}
+	if n := warnings(); n != 1 {
+		t.Fatalf("%d warnings, want 1:\n%s", n, logs)
+	}
+	for _, want := range []string{`"engine_state":"Draw"`, `"hivebridge_state":"InProgress"`, `"position":` + strconv.Quote(uhp.Describe(g).String())} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the warning does not say %s:\n%s", want, logs)
+		}
+	}
+
+	// Taken back, the game goes on for the engine too; played again the
+	// same way, it is the same game: no second warning.
+	g.Undo()
+	if err := p.Undo(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	verdict(core.InProgress)
+	if _, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil {
+		t.Fatalf("BestMove after the undo: %v", err)
+	}
+	playTo(g, fakeengine.OwnDrawPly)
+	verdict(core.Draw)
+	if n := warnings(); n != 1 {
+		t.Errorf("%d warnings after the same game was played on, want 1", n)
+	}
+
+	// Another game, with its own warning.
+	g = core.NewGame(core.WithMosquito)
+	if err := p.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	first := l.At(l.Len() - 1)
+	g.Play(first)
+	if err := p.Play(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	playTo(g, fakeengine.OwnDrawPly)
+	verdict(core.Draw)
+	if n := warnings(); n != 2 {
+		t.Errorf("%d warnings after a second game reached the engine's draw, want 2", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "misbehaved")); err == nil {
+		t.Error("the engine misbehaved")
+	}
+}
+
 func TestEngineWithoutCapabilities(t *testing.T) {
 	p, _ := startFake(t, "nocaps")
 	if got := p.Info().Expansions; got != core.Base {

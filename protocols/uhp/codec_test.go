@@ -120,19 +120,23 @@ func quote(s string) string { return `"` + s + `"` }
 
 func TestGameStateString(t *testing.T) {
 	states := []struct {
-		s  string
-		st uhp.GameState
+		s      string
+		st     uhp.GameState
+		result core.Result
 	}{
-		{"NotStarted", uhp.NotStarted},
-		{"InProgress", uhp.InProgress},
-		{"Draw", uhp.Draw},
-		{"WhiteWins", uhp.WhiteWins},
-		{"BlackWins", uhp.BlackWins},
+		{"NotStarted", uhp.NotStarted, core.InProgress},
+		{"InProgress", uhp.InProgress, core.InProgress},
+		{"Draw", uhp.Draw, core.Draw},
+		{"WhiteWins", uhp.WhiteWins, core.WhiteWins},
+		{"BlackWins", uhp.BlackWins, core.BlackWins},
 	}
 	for _, c := range states {
 		got, err := uhp.ParseGameState(c.s)
 		if err != nil || got != c.st {
 			t.Errorf("ParseGameState(%q) = %v, %v; want %v", c.s, got, err, c.st)
+		}
+		if r := c.st.Result(); r != c.result {
+			t.Errorf("%s.Result() = %d, want %d", c.st, r, c.result)
 		}
 		if s := c.st.String(); s != c.s {
 			t.Errorf("%d.String() = %q, want %q", c.st, s, c.s)

@@ -105,6 +105,20 @@ func ParseGameState(s string) (GameState, error) {
 	return 0, fmt.Errorf("unknown game state %q: want NotStarted, InProgress, Draw, WhiteWins or BlackWins", s)
 }
 
+// Result returns the outcome the state declares: core.InProgress for a
+// game not started or in progress.
+func (s GameState) Result() core.Result {
+	switch s {
+	case Draw:
+		return core.Draw
+	case WhiteWins:
+		return core.WhiteWins
+	case BlackWins:
+		return core.BlackWins
+	}
+	return core.InProgress
+}
+
 // StateOf returns the GameState of a game.
 func StateOf(g *core.Game) GameState {
 	switch g.Result() {

@@ -39,6 +39,18 @@ const (
 	DirVar = "HIVEBRIDGE_FAKE_DIR"
 )
 
+// OwnDrawPly is where a fake in mode "own-draw" declares its game drawn by
+// a rule of its own, as an engine that counts repetitions differently from
+// hivebridge does: from this many plies on, the GameStrings of its answers
+// to play, undo and newgame say Draw. Sent bestmove while its game says so,
+// it leaves the mark AskedWhenOver and exits, as such an engine did (it
+// panicked).
+const OwnDrawPly = 6
+
+// AskedWhenOver is the mark an "own-draw" fake leaves in its folder when it
+// is asked for a move in a game it has declared over.
+const AskedWhenOver = "asked-when-over"
+
 // Timeouts are short, so that hung fakes are noticed quickly.
 func Timeouts() translate.Timeouts {
 	return translate.Timeouts{
@@ -180,10 +192,29 @@ func run(mode, dir string) int {
 		out.Flush()
 	}
 	in := bufio.NewScanner(os.Stdin)
+	saysOver := false // own-draw: its last GameString said Draw
 	for in.Scan() {
 		line := in.Text()
 		if mode == "flood" {
 			flood()
+		}
+		if mode == "own-draw" {
+			if strings.HasPrefix(line, "bestmove") && saysOver {
+				os.WriteFile(filepath.Join(dir, AskedWhenOver), nil, 0o644)
+				os.Exit(3)
+			}
+			var answer strings.Builder
+			quit := e.Handle(ctx, line, &answer)
+			text, over, isGame := ownDraw(answer.String())
+			if isGame {
+				saysOver = over
+			}
+			out.WriteString(text)
+			out.Flush()
+			if quit {
+				return 0
+			}
+			continue
 		}
 		if strings.HasPrefix(line, "bestmove") && misbehave {
 			misbehave = always
@@ -220,4 +251,24 @@ func run(mode, dir string) int {
 		out.Flush()
 	}
 	return 0
+}
+
+// ownDraw rewrites the GameString of an answer to say Draw once its game
+// has OwnDrawPly plies. It reports whether the answer had a GameString and
+// whether that now says the game is over.
+func ownDraw(answer string) (text string, over, isGame bool) {
+	lines := strings.SplitAfter(answer, "\n")
+	for i, line := range lines {
+		gs, err := uhp.ParseGameString(line)
+		if err != nil {
+			continue
+		}
+		isGame = true
+		if gs.State == uhp.InProgress && len(gs.Moves) >= OwnDrawPly {
+			gs.State = uhp.Draw
+			lines[i] = gs.String() + "\n"
+		}
+		over = gs.State.Result() != core.InProgress
+	}
+	return strings.Join(lines, ""), over, isGame
 }
