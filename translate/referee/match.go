@@ -165,6 +165,9 @@ type Config struct {
 	// SPRT, when not nil, stops the match as soon as the test accepts
 	// one of its hypotheses.
 	SPRT *SPRT
+	// Disagreement is how a game ended by a rules disagreement is scored
+	// (the zero value: a draw).
+	Disagreement DisagreementPolicy
 	// Engine sets up the backends: the log and the timeouts. Its
 	// EngineOptions are ignored: WhiteOptions and BlackOptions apply.
 	Engine translate.Config
@@ -184,15 +187,30 @@ func (cfg *Config) TCOf(engineA bool) TimeControl {
 	return cfg.TC
 }
 
+// Ending is the kind of a game's end, so that the ways games ended are
+// counted apart: a forfeit is an engine's failure, a rules disagreement is
+// not.
+type Ending uint8
+
+// The kinds of ending.
+const (
+	ByRules        Ending = iota // a Queen surrounded, or threefold repetition
+	ByMoveCap                    // adjudicated a draw at the move cap
+	ByForfeit                    // an engine failed: it crashed, hung, erred, moved illegally or ran out of time
+	ByDisagreement               // an engine's verdict of the position differed from the referee's
+)
+
 // GameRecord is one finished game of a match.
 type GameRecord struct {
 	Index      int         // 0-based number of the game in the match
 	AWhite     bool        // engine A played White
 	Opening    string      // the GameString of the start position
 	GameString string      // the whole game, as uhp.Describe writes it
-	Result     core.Result // WhiteWins, BlackWins or Draw
-	Reason     string      // how it ended: "white queen surrounded", "black forfeits on bestmove: ..."
-	Plies      int         // moves played, opening included
+	Result     core.Result // WhiteWins, BlackWins or Draw; InProgress for a void game (see Void)
+	Ending     Ending
+	Reason     string        // how it ended: "white queen surrounded", "black forfeits on bestmove: ..."
+	Disagree   *Disagreement // the verdicts, when Ending is ByDisagreement
+	Plies      int           // moves played, opening included
 	Elapsed    time.Duration
 	// Evals are, for each move the engines played (the opening's are not
 	// theirs), what the engine that played it said of it when it chose
@@ -217,7 +235,12 @@ type MoveReport struct {
 	Eval Eval
 }
 
-// AScore is engine A's points from the game: 1, 0.5 or 0.
+// Void reports whether the game has no result: a rules disagreement under
+// DisagreementVoid. It counts in no score.
+func (r GameRecord) Void() bool { return r.Result == core.InProgress }
+
+// AScore is engine A's points from the game: 1, 0.5 or 0 (0 for a void
+// game, which Stats leave out).
 func (r GameRecord) AScore() float64 {
 	switch {
 	case r.Result == core.Draw:
@@ -517,14 +540,15 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 	g := start.Clone()
 	g.SetRepetitionDraw(true)
 	rec = GameRecord{Index: i, AWhite: aWhite, Opening: uhp.Describe(start).String()}
-	end := func(result core.Result, reason string) (GameRecord, bool) {
+	end := func(result core.Result, ending Ending, reason string) (GameRecord, bool) {
 		if ctx.Err() != nil {
 			return rec, false // an engine failing because the match stopped is no forfeit
 		}
-		// After a forfeit or an adjudication the GameString still says
-		// InProgress: it is the board as played; Result is the verdict.
+		// The GameString's state is the referee's verdict of the board
+		// as played: InProgress after a forfeit, an adjudication or most
+		// disagreements; Result is what the game scores.
 		rec.GameString = uhp.Describe(g).String()
-		rec.Result, rec.Reason, rec.Plies, rec.Elapsed = result, reason, g.MovesPlayed(), time.Since(began)
+		rec.Result, rec.Ending, rec.Reason, rec.Plies, rec.Elapsed = result, ending, reason, g.MovesPlayed(), time.Since(began)
 		return rec, true
 	}
 	lose := func(f forfeit) (GameRecord, bool) {
@@ -532,7 +556,23 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		if f.color == core.White {
 			winner = core.BlackWins
 		}
-		return end(winner, f.why)
+		return end(winner, ByForfeit, f.why)
+	}
+	// hear hears the engines after action ("newgame" or "play <move>")
+	// and ends the game (ended true) if a verdict differs from the
+	// referee's, or an engine cannot be brought in step, a forfeit.
+	hear := func(engines [2]translate.Engine, action string) (_ GameRecord, finished, ended bool) {
+		d, f := hearVerdicts(ctx, engines, g, action)
+		switch {
+		case f != nil:
+			rec, finished := lose(*f)
+			return rec, finished, true
+		case d != nil:
+			rec.Disagree = d
+			rec, finished := end(d.Scored(cfg.Disagreement), ByDisagreement, d.reason(cfg.Disagreement))
+			return rec, finished, true
+		}
+		return rec, false, false
 	}
 
 	// engines[c] is the engine playing colour c; tcs[c] its time control.
@@ -567,10 +607,13 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 			return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on newgame: %v", colourName(core.Color(c)), err)})
 		}
 	}
+	if rec, finished, ended := hear(engines, "newgame"); ended {
+		return rec, finished
+	}
 	clocks := [2]time.Duration{tcs[0].Clock, tcs[1].Clock}
 	for !g.Over() {
 		if g.MovesPlayed() >= cfg.MaxPlies {
-			return end(core.Draw, fmt.Sprintf("move cap (%d plies)", cfg.MaxPlies))
+			return end(core.Draw, ByMoveCap, fmt.Sprintf("move cap (%d plies)", cfg.MaxPlies))
 		}
 		me := g.ToMove()
 		m, eval, f := cfg.askMove(ctx, engines[me], tcs[me], &clocks[me], me, g)
@@ -592,8 +635,14 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 				return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on play %s: %v", colourName(core.Color(c)), text, err)})
 			}
 		}
+		// Before the next engine is asked for a move, and before the
+		// referee's own verdict ends the game: both engines must see it
+		// as the referee does.
+		if rec, finished, ended := hear(engines, "play "+text); ended {
+			return rec, finished
+		}
 	}
-	return end(g.Result(), endReason(g))
+	return end(g.Result(), ByRules, endReason(g))
 }
 
 // askMove asks the engine of colour me for its move within its time

@@ -89,8 +89,11 @@ type Stats struct {
 	AsWhite, AsBlack, Total Score
 }
 
-// Add counts a finished game.
+// Add counts a finished game; a void one counts in no score.
 func (st *Stats) Add(r GameRecord) {
+	if r.Void() {
+		return
+	}
 	side := &st.AsBlack
 	if r.AWhite {
 		side = &st.AsWhite

@@ -3,6 +3,8 @@ package referee_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -56,13 +58,15 @@ func matchConfig(t *testing.T, a, b string, games int, timeControl string) refer
 // checkRecords checks what every match's records must satisfy: one per
 // game in order, colours alternating, each opening played from both sides,
 // a GameString that replays to the position the game ended in, a result
-// that agrees with its reason, and statistics that count every game.
+// that agrees with how it ended, and statistics that count every game that
+// has a result.
 func checkRecords(t *testing.T, res referee.Result, games int) {
 	t.Helper()
 	if len(res.Games) != games {
 		t.Fatalf("%d records, want %d", len(res.Games), games)
 	}
 	var st referee.Stats
+	aWhite := 0 // games with a result that A played as White
 	for i, r := range res.Games {
 		if r.Index != i {
 			t.Fatalf("record %d is game %d", i, r.Index)
@@ -91,23 +95,38 @@ func checkRecords(t *testing.T, res referee.Result, games int) {
 		if g.MovesPlayed() != r.Plies {
 			t.Errorf("game %d: %d plies recorded, %d in its GameString", i, r.Plies, g.MovesPlayed())
 		}
-		if r.Result != core.WhiteWins && r.Result != core.BlackWins && r.Result != core.Draw {
-			t.Errorf("game %d: result %v", i, r.Result)
+		if r.Result != core.WhiteWins && r.Result != core.BlackWins && r.Result != core.Draw &&
+			!(r.Void() && r.Ending == referee.ByDisagreement) {
+			t.Errorf("game %d: result %v after %q", i, r.Result, r.Reason)
 		}
-		byRules := strings.Contains(r.Reason, "surrounded") || r.Reason == "threefold repetition"
-		if byRules && g.Result() != r.Result {
-			t.Errorf("game %d ended by %q as %v, but its GameString replays to %v", i, r.Reason, r.Result, g.Result())
+		if (r.Ending == referee.ByDisagreement) != (r.Disagree != nil) {
+			t.Errorf("game %d: ending %d with disagreement %+v", i, r.Ending, r.Disagree)
 		}
-		if !byRules && g.Over() {
-			t.Errorf("game %d ended by %q, but its GameString replays to a finished game", i, r.Reason)
+		switch r.Ending {
+		case referee.ByRules:
+			byRules := strings.Contains(r.Reason, "surrounded") || r.Reason == "threefold repetition"
+			if !byRules || g.Result() != r.Result {
+				t.Errorf("game %d ended by the rules, %q, as %v, but its GameString replays to %v", i, r.Reason, r.Result, g.Result())
+			}
+		case referee.ByDisagreement:
+			if !strings.HasPrefix(r.Reason, "rules disagreement: ") || r.Disagree.Ply != r.Plies || g.Result() != r.Disagree.Referee {
+				t.Errorf("game %d: rules disagreement %+v after %d plies, %q, but its GameString replays to %v", i, *r.Disagree, r.Plies, r.Reason, g.Result())
+			}
+		default:
+			if g.Over() {
+				t.Errorf("game %d ended by %q, but its GameString replays to a finished game", i, r.Reason)
+			}
 		}
 		st.Add(r)
+		if !r.Void() && r.AWhite {
+			aWhite++
+		}
 	}
 	if st != res.Stats {
 		t.Errorf("stats %+v, want %+v from the records", res.Stats, st)
 	}
-	if got := res.Stats.AsWhite.Games(); got != (games+1)/2 {
-		t.Errorf("A played White in %d games, want %d", got, (games+1)/2)
+	if got := res.Stats.AsWhite.Games(); got != aWhite {
+		t.Errorf("A played White in %d scored games, want %d", got, aWhite)
 	}
 }
 
@@ -281,6 +300,81 @@ func TestMatchRepetition(t *testing.T) {
 	for i, r := range res.Games {
 		if r.Result != core.Draw || r.Reason != "threefold repetition" || r.Plies != 41 {
 			t.Errorf("game %d: %v, %q after %d plies; want a draw by threefold repetition after 41", i, r.Result, r.Reason, r.Plies)
+		}
+	}
+}
+
+// TestMatchRulesDisagreement: engine A declares the game drawn by a rule of
+// its own at ply OwnDrawPly (the "own-draw" fake), where the referee's rules
+// say it goes on. Each game ends there as a rules disagreement, recorded
+// with both verdicts, whether A is to move (game 0, as White) or not (game
+// 1); no engine forfeits, A is never sent bestmove in a game it has said is
+// over (the fake would leave a mark and exit), and each policy scores the
+// games as documented.
+func TestMatchRulesDisagreement(t *testing.T) {
+	for _, tcase := range []struct {
+		policy referee.DisagreementPolicy
+		want   referee.Score // A's
+	}{
+		{referee.DisagreementDraw, referee.Score{Draws: 2}},
+		{referee.DisagreementVoid, referee.Score{}},
+		{referee.DisagreementReferee, referee.Score{Losses: 2}}, // A ended a game that goes on
+	} {
+		t.Run(tcase.policy.String(), func(t *testing.T) {
+			checkGoroutines(t)
+			spec := fakeengine.Spec(t, "own-draw")
+			dir := os.Getenv(fakeengine.DirVar)
+			cfg := matchConfig(t, spec, "native", 2, "depth=1")
+			cfg.Disagreement = tcase.policy
+			res, err := referee.Run(context.Background(), cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRecords(t, res, 2)
+			if res.Stats.Total != tcase.want {
+				t.Errorf("A scored %+v, want %+v", res.Stats.Total, tcase.want)
+			}
+			for i, r := range res.Games {
+				aColour := map[bool]core.Color{true: core.White, false: core.Black}[r.AWhite]
+				want := referee.Disagreement{Ply: fakeengine.OwnDrawPly, Referee: core.InProgress}
+				want.Engines[aColour] = referee.Verdict{Stated: true, Result: core.Draw}
+				if r.Ending != referee.ByDisagreement || r.Disagree == nil || *r.Disagree != want {
+					t.Errorf("game %d: ending %d, %q, %+v; want a rules disagreement %+v", i, r.Ending, r.Reason, r.Disagree, want)
+				}
+				if r.Plies != fakeengine.OwnDrawPly {
+					t.Errorf("game %d: %d plies, want %d", i, r.Plies, fakeengine.OwnDrawPly)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, fakeengine.AskedWhenOver)); err == nil {
+				t.Error("engine A was sent bestmove in a game it had declared drawn")
+			}
+		})
+	}
+}
+
+// TestMatchRulesDisagreementReverse: the referee ends the game by threefold
+// repetition (as in TestMatchRepetition, at ply 41) while engine A, its
+// repetition rule switched off, says it goes on. The game ends as a rules
+// disagreement, not a threefold repetition; B, which counts as the referee
+// does, agrees with the referee; the referee's policy keeps the draw.
+func TestMatchRulesDisagreementReverse(t *testing.T) {
+	spec := fakeengine.Spec(t, "good")
+	cfg := matchConfig(t, spec, spec, 2, "depth=1")
+	cfg.WhiteOptions = []string{"RepetitionDraw=False"}
+	cfg.Openings = []uhp.GameString{mustGameString(t, "Base;InProgress;White[2];wS1;bS1 /wS1")}
+	cfg.Disagreement = referee.DisagreementReferee
+	res, err := referee.Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 2)
+	for i, r := range res.Games {
+		aColour := map[bool]core.Color{true: core.White, false: core.Black}[r.AWhite]
+		want := referee.Disagreement{Ply: 41, Referee: core.Draw}
+		want.Engines[aColour] = referee.Verdict{Stated: true, Result: core.InProgress}
+		want.Engines[aColour.Other()] = referee.Verdict{Stated: true, Result: core.Draw}
+		if r.Ending != referee.ByDisagreement || r.Disagree == nil || *r.Disagree != want || r.Result != core.Draw {
+			t.Errorf("game %d: ending %d, %v, %q, %+v; want a draw by rules disagreement %+v", i, r.Ending, r.Result, r.Reason, r.Disagree, want)
 		}
 	}
 }
