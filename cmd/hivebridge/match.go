@@ -39,6 +39,7 @@ type matchFlags struct {
 	concurrency                int
 	maxPlies                   int
 	sprt                       string
+	disagreement               string
 	out                        string
 }
 
@@ -72,8 +73,24 @@ whichever colour each plays):
 
 An engine that errs loses the game, with the reason recorded: one that crashes,
 hangs past its time, answers with an illegal move or loses on time. A game is
-drawn by threefold repetition or when it reaches --max-plies plies. Each game
-starts new engines (so --concurrency K runs K pairs of engine processes).
+drawn by threefold repetition (the same board, by colour and bug of each piece
+of each stack, with the same side to move, a third time) or when it reaches
+--max-plies plies. Each game starts new engines (so --concurrency K runs K pairs
+of engine processes).
+
+A UHP engine states its own verdict of the game in the GameString of every
+answer to play and newgame, and the referee hears it after every move. When an
+engine says the game is over where the referee's rules say it goes on, or the
+reverse (engines differ on repetition, for one), the game ends there as a rules
+disagreement, never a forfeit, and no engine is asked for a move in a game it
+has said is over. --disagreement scores such a game:
+  draw      a draw (the default)
+  void      no result: left out of the score, the Elo and the SPRT
+  referee   the referee's rules decide: the result they give a game they end;
+            in a game they say goes on, the engine that declared it over loses
+            (a draw if both did).
+Hub engines and JSON AI modules state no verdict, and native plays by the
+referee's rules.
 
 Progress goes to standard error (a live bar on a terminal, a line per game
 otherwise); the final table, from A's point of view, to standard output: wins,
@@ -84,10 +101,13 @@ stronger) or H1 (A is elo1 stronger).
 
 --out FILE writes one line per game as it finishes, tab-separated:
   GameString <TAB> result <TAB> reason <TAB> game=N <TAB> white=A|B
-(result is WhiteWins, BlackWins or Draw; after a forfeit or adjudication the
-GameString's own state still says InProgress, the board as it was left), and at
-the end FILE.json, a summary: the settings, A's results per colour, score, Elo
-and its margin, LOS, the SPRT, how the games ended, and the wall time.`,
+(result is WhiteWins, BlackWins, Draw, or Void for a rules disagreement under
+--disagreement void; after a forfeit, an adjudication or a disagreement the
+GameString's own state is the referee's verdict of the board as it was left),
+and at the end FILE.json, a summary: the settings, A's results per colour,
+score, Elo and its margin, LOS, the SPRT, how the games ended, the number of
+forfeits and, apart, of rules disagreements with each one's verdicts and
+position, and the wall time.`,
 		Example: `  hivebridge match --white native --black 'uhp:mzinga-engine' --games 100 --tc movetime=0.5 --random-plies 4 --concurrency 4
   hivebridge match --white native --black native --white-tc depth=3 --black-tc depth=1 --games 200 --random-plies 4 --seed 1
   hivebridge match --white 'uhp:./new' --black 'uhp:./old' --games 10000 --tc time=10+0.1 --sprt 0,10 --out games.tsv`,
@@ -116,6 +136,7 @@ and its margin, LOS, the SPRT, how the games ended, and the wall time.`,
 	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
 	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
+	fl.StringVar(&f.disagreement, "disagreement", "draw", "how to score a game ended by a rules disagreement: void, draw or referee")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
 	cmd.MarkFlagRequired("white")
 	cmd.MarkFlagRequired("black")
@@ -135,6 +156,9 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 		return cfg, fmt.Errorf("--max-plies must be at least 1, not %d", f.maxPlies)
 	}
 	var err error
+	if cfg.Disagreement, err = referee.ParseDisagreementPolicy(f.disagreement); err != nil {
+		return cfg, fmt.Errorf("--disagreement: %v", err)
+	}
 	if cfg.GameType, err = uhp.ParseGameType(f.gameType); err != nil {
 		return cfg, fmt.Errorf("--gametype: %v", err)
 	}
@@ -233,7 +257,7 @@ func gameLine(r referee.GameRecord) string {
 	for i, e := range r.Evals {
 		evals[i] = formatEval(e)
 	}
-	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s\tevals=%s", r.GameString, resultName(r.Result), reason, r.Index, white, strings.Join(evals, ";"))
+	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s\tevals=%s", r.GameString, resultName(r), reason, r.Index, white, strings.Join(evals, ";"))
 }
 
 // formatEval writes what an engine said of the move it played, for the
@@ -259,16 +283,13 @@ func formatEval(e referee.Eval) string {
 	return score + "@" + strconv.Itoa(e.Depth)
 }
 
-func resultName(r core.Result) string {
-	switch r {
-	case core.WhiteWins:
-		return "WhiteWins"
-	case core.BlackWins:
-		return "BlackWins"
-	case core.Draw:
-		return "Draw"
+// resultName names a finished game's result: WhiteWins, BlackWins, Draw, or
+// Void for a game with none.
+func resultName(r referee.GameRecord) string {
+	if r.Void() {
+		return "Void"
 	}
-	return "InProgress"
+	return r.Result.String()
 }
 
 // progressView shows the match's progress on standard error: a bar redrawn
@@ -381,7 +402,7 @@ func (v *progressView) line() {
 		white = "A"
 	}
 	fmt.Fprintf(v.w, "game %d/%d (#%d, %s White): %s, %s, %d plies, %s; %s\n",
-		p.Done, p.Total, p.Game.Index, white, resultName(p.Game.Result), p.Game.Reason,
+		p.Done, p.Total, p.Game.Index, white, resultName(p.Game), p.Game.Reason,
 		p.Game.Plies, p.Game.Elapsed.Round(time.Millisecond), tally)
 }
 
@@ -491,10 +512,32 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 	if e := endings(res.Games); len(e) > 0 {
 		fmt.Fprintf(w, "Endings: %s\n", strings.Join(e, ", "))
 	}
+	if forfeits, disagreements := countEndings(res.Games); forfeits+disagreements > 0 {
+		how := map[referee.DisagreementPolicy]string{
+			referee.DisagreementDraw:    "scored as draws",
+			referee.DisagreementVoid:    "left out of the score",
+			referee.DisagreementReferee: "scored by the referee's rules",
+		}[cfg.Disagreement]
+		fmt.Fprintf(w, "Forfeits: %d; rules disagreements: %d (--disagreement %s: %s)\n", forfeits, disagreements, cfg.Disagreement, how)
+	}
 	if s := res.SPRT; s != nil {
 		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g (alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s\n",
 			s.Test.Elo0, s.Test.Elo1, s.Test.Alpha, s.Test.Beta, s.LLR, s.Lower, s.Upper, s.Verdict)
 	}
+}
+
+// countEndings counts the games lost by an engine's failure and, apart,
+// the games ended by a rules disagreement, which are no engine's failure.
+func countEndings(games []referee.GameRecord) (forfeits, disagreements int) {
+	for _, g := range games {
+		switch g.Ending {
+		case referee.ByForfeit:
+			forfeits++
+		case referee.ByDisagreement:
+			disagreements++
+		}
+	}
+	return forfeits, disagreements
 }
 
 // summary is the JSON written next to the games file. Numbers that can be
@@ -517,10 +560,45 @@ type summary struct {
 	EloMargin95  *float64       `json:"elo_margin95,omitempty"`
 	LOS          float64        `json:"los"`
 	Endings      map[string]int `json:"endings"`
-	SPRT         *sprtSummary   `json:"sprt,omitempty"`
-	Stopped      string         `json:"stopped,omitempty"`
-	WallSeconds  float64        `json:"wall_seconds"`
-	GamesFile    string         `json:"games_file"`
+	// Forfeits and RulesDisagreements count two kinds of ending apart:
+	// an engine's failure, and a difference of rules that is nobody's.
+	Forfeits           int                   `json:"forfeits"`
+	RulesDisagreements int                   `json:"rules_disagreements"`
+	DisagreementPolicy string                `json:"disagreement_policy"`
+	Disagreements      []disagreementSummary `json:"disagreements,omitempty"`
+	SPRT               *sprtSummary          `json:"sprt,omitempty"`
+	Stopped            string                `json:"stopped,omitempty"`
+	WallSeconds        float64               `json:"wall_seconds"`
+	GamesFile          string                `json:"games_file"`
+}
+
+// disagreementSummary is one game ended by a rules disagreement: both
+// verdicts and the position. An engine's verdict is null when its backend
+// states none.
+type disagreementSummary struct {
+	Game        int     `json:"game"`
+	Ply         int     `json:"ply"`
+	Position    string  `json:"position"`
+	Referee     string  `json:"referee"`
+	WhiteEngine *string `json:"white_engine"`
+	BlackEngine *string `json:"black_engine"`
+	Result      string  `json:"result"` // as scored: WhiteWins, BlackWins, Draw or Void
+}
+
+func summarizeDisagreement(r referee.GameRecord) disagreementSummary {
+	d := r.Disagree
+	verdict := func(v referee.Verdict) *string {
+		if !v.Stated {
+			return nil
+		}
+		s := v.Result.String()
+		return &s
+	}
+	return disagreementSummary{
+		Game: r.Index, Ply: d.Ply, Position: r.GameString, Referee: d.Referee.String(),
+		WhiteEngine: verdict(d.Engines[core.White]), BlackEngine: verdict(d.Engines[core.Black]),
+		Result: resultName(r),
+	}
 }
 
 type wld struct {
@@ -561,6 +639,13 @@ func writeSummary(path string, f *matchFlags, cfg referee.Config, res referee.Re
 		Score: finite(t.Ratio()), Elo: finite(elo), EloMargin95: finite(margin), LOS: t.LOS(),
 		Endings: endingCounts(res.Games), Stopped: res.Stopped, WallSeconds: res.Elapsed.Seconds(),
 		GamesFile: f.out,
+	}
+	s.Forfeits, s.RulesDisagreements = countEndings(res.Games)
+	s.DisagreementPolicy = cfg.Disagreement.String()
+	for _, g := range res.Games {
+		if g.Disagree != nil {
+			s.Disagreements = append(s.Disagreements, summarizeDisagreement(g))
+		}
 	}
 	if r := res.SPRT; r != nil {
 		s.SPRT = &sprtSummary{r.Test.Elo0, r.Test.Elo1, r.Test.Alpha, r.Test.Beta, r.LLR, r.Lower, r.Upper, r.Verdict.String()}
