@@ -296,6 +296,59 @@ func TestEngineOwnVerdict(t *testing.T) {
 	}
 }
 
+// TestProxyKeepsItsVerdict: a UHP session in front of the "own-draw"
+// engine, as hivebridge uhp --backend uhp:... is, answers play with its own
+// GameString, still InProgress past the engine's draw, and answers bestmove
+// there with an error rather than ask the engine; the difference is logged
+// once for the game.
+func TestProxyKeepsItsVerdict(t *testing.T) {
+	p, logs := startFake(t, "own-draw")
+	dir := os.Getenv(fakeengine.DirVar)
+	ctx := context.Background()
+	session := uhp.NewEngine(uhp.Config{ID: "proxy", Expansions: p.Info().Expansions, Searcher: translate.Searcher(p), Options: p.Options()})
+	do := func(command string) []string {
+		t.Helper()
+		var b strings.Builder
+		session.Handle(ctx, command, &b)
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if lines[len(lines)-1] != "ok" {
+			t.Fatalf("%s: answer %q does not end with ok", command, lines)
+		}
+		return lines[:len(lines)-1]
+	}
+	do("newgame Base")
+	g := core.NewGame(core.Base)
+	play := func(m core.Move) {
+		t.Helper()
+		text := uhp.FormatMove(m, g)
+		g.Play(m)
+		if got, want := do("play " + text)[0], uhp.Describe(g).String(); got != want {
+			t.Fatalf("play %s answered %s, want hivebridge's %s", text, got, want)
+		}
+	}
+	for g.Ply() < fakeengine.OwnDrawPly {
+		answer := do("bestmove depth 1")
+		m, err := uhp.ParseMove(answer[0], g)
+		if err != nil || g.CheckMove(m) != nil {
+			t.Fatalf("ply %d: bestmove answered %q", g.Ply(), answer)
+		}
+		play(m)
+	}
+	for range 2 {
+		answer := do("bestmove depth 1")
+		if len(answer) != 1 || !strings.HasPrefix(answer[0], "err ") || !strings.Contains(answer[0], "says the game is over (Draw)") {
+			t.Fatalf("bestmove in a game only the engine says is drawn: %q", answer)
+		}
+		play(firstLegal(g)) // the session's game goes on
+	}
+	if _, err := os.Stat(filepath.Join(dir, fakeengine.AskedWhenOver)); err == nil {
+		t.Error("the engine was sent bestmove in a game it had declared over")
+	}
+	if n := strings.Count(logs.String(), "own verdict of the game differs from hivebridge's"); n != 1 {
+		t.Errorf("%d warnings, want 1 for the game:\n%s", n, logs)
+	}
+}
+
 func TestEngineWithoutCapabilities(t *testing.T) {
 	p, _ := startFake(t, "nocaps")
 	if got := p.Info().Expansions; got != core.Base {
