@@ -100,8 +100,10 @@ test (alpha = beta = 0.05) and stops the match once it accepts H0 (A is elo0
 stronger) or H1 (A is elo1 stronger).
 
 --out FILE writes one line per game as it finishes, tab-separated:
-  GameString <TAB> result <TAB> reason <TAB> game=N <TAB> white=A|B
-(result is WhiteWins, BlackWins, Draw, or Void for a rules disagreement under
+  GameString <TAB> result <TAB> reason <TAB> game=N <TAB> white=A|B <TAB> evals=E1;E2;...
+(evals: for each move the engines played, score@depth as the engine that
+played it reported it, the score in pieces from its side's view or W<n>/L<n>
+for a forced win or loss in n plies, empty where it reported nothing; result is WhiteWins, BlackWins, Draw, or Void for a rules disagreement under
 --disagreement void; after a forfeit, an adjudication or a disagreement the
 GameString's own state is the referee's verdict of the board as it was left),
 and at the end FILE.json, a summary: the settings, A's results per colour,
