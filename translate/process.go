@@ -205,6 +205,17 @@ func (p *UHPProcess) sound(ctx context.Context) error {
 		p.interrupted = false
 		if _, err := p.exchangeOnce(ctx, "info", p.cfg.Timeouts.Command, nil); err != nil {
 			p.log.Info().Err(err).Msg("engine did not survive its interrupt")
+		} else {
+			// An engine whose answer crossed the signal gets it while
+			// idle, and may answer the probe before the signal ends it
+			// (hivebridge uhp exits on a SIGINT with nothing to stop): it
+			// is trusted once it has outlived the grace period.
+			select {
+			case <-p.proc.client.Ended():
+				return p.restart(ctx, "it exited after its interrupt")
+			case <-time.After(p.cfg.Timeouts.Grace):
+			case <-ctx.Done():
+			}
 		}
 	}
 	if p.proc == nil {

@@ -529,3 +529,26 @@ func TestUHPProgress(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptCrossingAnswer: an engine that answered only when
+// interrupted and then exits on the signal, after answering the probe
+// hivebridge sends it, is not trusted with the next search: hivebridge
+// sees it end within the grace period and starts it again, so the next
+// search (of the same game, with nothing to catch up) gets a move.
+func TestInterruptCrossingAnswer(t *testing.T) {
+	// Under -race a program waits a second before it exits, unless told
+	// not to: real engines exit at once.
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	p, _ := startFake(t, "sigint-answers-then-exits")
+	ctx := context.Background()
+	g := loadGame(t, midgame)
+	if err := p.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := p.BestMove(ctx, engine.Limit{Time: 100 * time.Millisecond}, nil); err != nil || m != firstLegal(g) {
+		t.Fatalf("interrupted BestMove = %v, %v; want the move", m, err)
+	}
+	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+		t.Fatalf("BestMove after the interrupt = %v, %v; want the move", m, err)
+	}
+}

@@ -191,6 +191,7 @@ func run(mode, dir string) int {
 		e.Handle(ctx, "info", out)
 		out.Flush()
 	}
+	exitAfterNext := 0 // commands to answer before exiting, when not 0
 	in := bufio.NewScanner(os.Stdin)
 	saysOver := false // own-draw: its last GameString said Draw
 	for in.Scan() {
@@ -231,6 +232,15 @@ func run(mode, dir string) int {
 				interrupted := make(chan os.Signal, 1)
 				signal.Notify(interrupted, syscall.SIGINT)
 				<-interrupted
+			case "sigint-answers-then-exits":
+				// Answers once interrupted, like sigint-answers, but the
+				// signal ends it after one more command, as it ends an
+				// engine whose answer crossed the signal and got it while
+				// idle, answering the next command first.
+				interrupted := make(chan os.Signal, 1)
+				signal.Notify(interrupted, syscall.SIGINT)
+				<-interrupted
+				exitAfterNext = 2 // this answer, and the next
 			case "garbage":
 				fmt.Fprintln(out, "banana split")
 				fmt.Fprintln(out, "ok")
@@ -249,6 +259,11 @@ func run(mode, dir string) int {
 			return 0
 		}
 		out.Flush()
+		if exitAfterNext > 0 {
+			if exitAfterNext--; exitAfterNext == 0 {
+				return 0
+			}
+		}
 	}
 	return 0
 }
