@@ -72,9 +72,14 @@ func (s *server) checkOrigin(r *http.Request) bool {
 }
 
 // serveWebSocket runs one UHP session on a WebSocket: one command per text
-// message, the whole answer up to ok in one text message, the info answer
-// on connect. One goroutine reads, answers and writes, so the connection
-// has a single writer.
+// message, the answer up to ok in one text message, the info answer on
+// connect. What a command flushes while it runs (the lines of
+// ReportIntermediateBestMoves, perft's depths) goes out at once as a
+// message of its own, so that a viewer sees the engine think; the rest of
+// the answer, ending with ok, is the last message. One goroutine reads,
+// answers and writes (a searcher's reports reach the connection only while
+// that goroutine waits for the search), so the connection has a single
+// writer.
 func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	upgrader := websocket.Upgrader{CheckOrigin: s.checkOrigin, ReadBufferSize: 1024, WriteBufferSize: 1024}
 	conn, err := upgrader.Upgrade(w, r, nil)
@@ -109,9 +114,9 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	engine, log := s.newSession("uhp-ws")
 	defer engine.Close()
 	log.Info().Str("remote", r.RemoteAddr).Msg("session started")
-	var answer bytes.Buffer
-	engine.Handle(s.hardStop, "info", &answer)
-	if send(answer.String()) != nil {
+	answer := &liveAnswer{send: send}
+	engine.Handle(s.hardStop, "info", answer)
+	if answer.Flush() != nil {
 		return
 	}
 	for {
@@ -132,7 +137,6 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 			log.Info().AnErr("end", err).Msg("session ended")
 			return
 		}
-		answer.Reset()
 		command := strings.TrimRight(string(data), "\r\n")
 		switch {
 		case kind != websocket.TextMessage:
@@ -140,13 +144,36 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		case strings.ContainsAny(command, "\r\n"):
 			answer.WriteString("err Send one command per message.\nok\n")
 		default:
-			if quit := engine.Handle(s.hardStop, command, &answer); quit {
+			if quit := engine.Handle(s.hardStop, command, answer); quit {
 				closeWith(websocket.CloseNormalClosure, "exit")
 				return
 			}
 		}
-		if answer.Len() > 0 && send(answer.String()) != nil {
+		if answer.Flush() != nil {
 			return
 		}
 	}
+}
+
+// liveAnswer gathers a UHP answer for a WebSocket. The engine session
+// calls Flush when it prints a line the viewer should see before the
+// command ends; each Flush sends what has gathered since the last as one
+// text message, and nothing when nothing has.
+type liveAnswer struct {
+	buf  bytes.Buffer
+	send func(string) error
+	err  error // the first failed send: the connection is gone
+}
+
+func (a *liveAnswer) Write(p []byte) (int, error) { return a.buf.Write(p) }
+
+func (a *liveAnswer) WriteString(s string) (int, error) { return a.buf.WriteString(s) }
+
+// Flush sends the lines gathered so far as one message.
+func (a *liveAnswer) Flush() error {
+	if a.err == nil && a.buf.Len() > 0 {
+		a.err = a.send(a.buf.String())
+	}
+	a.buf.Reset()
+	return a.err
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -592,4 +593,102 @@ func mustPiece(t *testing.T, name string) core.Piece {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestServeWebSocketLiveThinking: with ReportIntermediateBestMoves on, the
+// lines bestmove reports while it searches reach the WebSocket as messages
+// of their own, before the last message, which ends with ok and whose last
+// move is the answer; with the option off, the answer is one message as
+// before.
+func TestServeWebSocketLiveThinking(t *testing.T) {
+	d := startDaemon(t)
+	conn, _, err := dialWS(t, d.httpAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.ReadMessage() // info
+	const position = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-"
+	gs, err := uhp.ParseGameString(position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gs.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsDo(t, conn, "newgame "+position)
+	// readAnswer reads messages up to the one that ends with ok.
+	readAnswer := func() []string {
+		var messages []string
+		conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+		for {
+			_, data, err := conn.ReadMessage()
+			if err != nil {
+				t.Fatalf("after %q: %v", messages, err)
+			}
+			messages = append(messages, string(data))
+			if strings.HasSuffix(string(data), "\nok\n") || string(data) == "ok\n" {
+				return messages
+			}
+		}
+	}
+	// legalMove checks a line of bestmove's answer, a bare MoveString or a
+	// report "MoveString;Depth;Score;PV...", and returns its move.
+	legalMove := func(line string) string {
+		text, _, _ := strings.Cut(line, ";")
+		m, err := uhp.ParseMove(text, g)
+		if err == nil {
+			err = g.CheckMove(m)
+		}
+		if err != nil {
+			t.Fatalf("bestmove line %q: %v", line, err)
+		}
+		return text
+	}
+
+	if got := wsDo(t, conn, "options set ReportIntermediateBestMoves True"); got != "ReportIntermediateBestMoves;bool;True;False\nok\n" {
+		t.Fatalf("options set: %q", got)
+	}
+	conn.WriteMessage(websocket.TextMessage, []byte("bestmove depth 3"))
+	messages := readAnswer()
+	if len(messages) < 2 {
+		t.Fatalf("bestmove with intermediate reports came as %d message: %q", len(messages), messages)
+	}
+	var lines []string
+	for i, msg := range messages {
+		msgLines := strings.Split(strings.TrimSuffix(msg, "\n"), "\n")
+		if i < len(messages)-1 && slices.Contains(msgLines, "ok") {
+			t.Fatalf("message %d of %q holds ok before the answer ends", i, messages)
+		}
+		lines = append(lines, msgLines...)
+	}
+	lines = lines[:len(lines)-1] // ok
+	for _, line := range lines {
+		legalMove(line)
+	}
+	answered := legalMove(lines[len(lines)-1])
+
+	// The answer is the session's: it plays.
+	if got := wsDo(t, conn, "play "+answered); !strings.HasPrefix(got, "Base+MLP;InProgress;Black[4];") {
+		t.Fatalf("play %s: %q", answered, got)
+	}
+	m, _ := uhp.ParseMove(answered, g)
+	g.Play(m)
+
+	wsDo(t, conn, "options set ReportIntermediateBestMoves False")
+	conn.WriteMessage(websocket.TextMessage, []byte("bestmove depth 3"))
+	messages = readAnswer()
+	if len(messages) != 1 {
+		t.Fatalf("bestmove without reports came as %d messages: %q", len(messages), messages)
+	}
+	lines = strings.Split(strings.TrimSuffix(messages[0], "\n"), "\n")
+	if len(lines) != 2 || strings.Contains(lines[0], ";") {
+		t.Fatalf("bestmove without reports answered %q", messages[0])
+	}
+	legalMove(lines[0])
+	// Nothing else is left on the wire: the next message answers the next
+	// command.
+	if got := wsDo(t, conn, "undo"); got != position+"\nok\n" {
+		t.Fatalf("undo answered %q", got)
+	}
 }
