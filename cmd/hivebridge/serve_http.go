@@ -13,18 +13,26 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/hivebridge/hivebridge/cmd/hivebridge/web"
 )
 
-// httpHandler serves /uhp (WebSocket), /healthz and /metrics, all behind
-// the token when there is one.
+// httpHandler serves the viewer page at / and its files under /assets/,
+// open to all (they hold no secret), and /uhp (WebSocket), /healthz and
+// /metrics behind the token when there is one.
 func (s *server) httpHandler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+	private := http.NewServeMux()
+	private.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	})
-	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
-	mux.HandleFunc("/uhp", s.serveWebSocket)
-	return s.requireToken(mux)
+	private.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
+	private.HandleFunc("/uhp", s.serveWebSocket)
+	mux := http.NewServeMux()
+	page := web.Handler()
+	mux.Handle("GET /{$}", page)
+	mux.Handle("GET "+web.AssetPrefix, page)
+	mux.Handle("/", s.requireToken(private))
+	return mux
 }
 
 // requireToken refuses requests without the bearer token, when the server

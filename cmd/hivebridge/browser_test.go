@@ -1,0 +1,627 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// The browser tests drive the viewer page in headless Chromium, served by a
+// daemon in the test process. Without Chromium they skip, unless
+// HIVEBRIDGE_BROWSER_TESTS=1 (as .ci/run sets) makes them required.
+
+// chromium finds the browser, or skips (or fails, when the tests are
+// required) with what to do about it.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("HIVEBRIDGE_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	msg := "browser tests need Chromium: run .ci/setup (apt-get install chromium) or set HIVEBRIDGE_CHROMIUM to its path"
+	if os.Getenv("HIVEBRIDGE_BROWSER_TESTS") == "1" {
+		t.Fatal(msg + " (HIVEBRIDGE_BROWSER_TESTS=1 requires them)")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// browserDeadline bounds each browser test as a whole.
+const browserDeadline = 45 * time.Second
+
+// newBrowser starts a headless Chromium with a fresh profile for the test;
+// it is stopped when the test ends. The network flags keep it from
+// reaching out (this machine's network is closed, and Chromium would hang
+// on refused connections).
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromium(t)
+	ctx, cancel := context.WithTimeout(context.Background(), browserDeadline)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	if err := chromedp.Do(browserCtx); err != nil { // starts the browser
+		cancelBrowser()
+		cancelAlloc()
+		cancel()
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	t.Cleanup(func() {
+		cancelBrowser()
+		cancelAlloc()
+		cancel()
+	})
+	return browserCtx
+}
+
+// page is one tab of the browser, on the viewer.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+// openPage opens the viewer in a new tab and waits until it is connected
+// and shows a game.
+func openPage(t *testing.T, browser context.Context, url string) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	p := &page{t: t, ctx: ctx}
+	go p.watchConsole()
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url))
+	p.waitFor(`document.getElementById('connection').dataset.state === 'up' && document.getElementById('status').dataset.state !== '' && document.getElementById('waiting').textContent === ''`)
+	return p
+}
+
+// watchConsole fails the test on an uncaught exception in the page.
+func (p *page) watchConsole() {
+	for m, err := range chromedp.Console(p.ctx) {
+		if err != nil {
+			return
+		}
+		if m.IsException() {
+			p.t.Errorf("the page threw: %s", m)
+		}
+	}
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.t.Fatalf("browser: %v", err)
+	}
+}
+
+// eval runs a JavaScript expression and decodes its JSON value into out.
+func (p *page) eval(expr string, out any) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			p.t.Fatalf("decoding %s: %v", raw, err)
+		}
+	}
+}
+
+// waitFor polls a JavaScript condition until it holds.
+func (p *page) waitFor(cond string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		var shown view
+		p.eval(viewJS, &shown)
+		p.t.Fatalf("waiting for %s: %v; the page shows %+v", cond, err, shown)
+	}
+}
+
+// setSelect chooses an option of a select as a person would, firing its
+// change event.
+func (p *page) setSelect(id, value string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`(() => { const s = document.getElementById(%q); s.value = %q; s.dispatchEvent(new Event('change', {bubbles: true})); return s.value; })()`, id, value), nil)
+}
+
+func (p *page) click(selector string) {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+}
+
+// screenshot saves the page as a PNG under dir and checks it is one.
+func (p *page) screenshot(dir, name string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
+	defer cancel()
+	p.eval(`window.scrollTo(0, 0)`, nil)
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		p.t.Fatalf("screenshot %s is no PNG: %v", name, err)
+	}
+	if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 300 {
+		p.t.Fatalf("screenshot %s is %v", name, b)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	return path
+}
+
+// view is what the page shows, read from its DOM.
+type view struct {
+	State, ToMove, Turn, Waiting, Remote, Message string
+	History                                       []string
+	Pieces                                        []shownPiece
+	Hands                                         []shownHand
+	Movable                                       []string
+	Dests                                         []string
+	PassEnabled                                   bool
+	LastGameString                                string
+	Thinking                                      struct{ Title, Depth, Score, Move, PV string }
+}
+
+type shownPiece struct {
+	Piece  string
+	Q, R   int
+	Height int
+	Stack  string
+}
+
+type shownHand struct {
+	Piece string
+	Count int
+}
+
+const viewJS = `(() => {
+  const $ = (id) => document.getElementById(id);
+  const all = (sel) => [...document.querySelectorAll(sel)];
+  const ins = all('#protocol-log li[data-dir="in"]').map((li) => li.textContent);
+  let last = '';
+  for (const msg of ins) for (const line of msg.split('\n')) if (/^Base(\+[MLP]+)?;[A-Za-z]+;(White|Black)\[\d+\]/.test(line)) last = line;
+  return {
+    State: $('status').dataset.state, ToMove: $('status').dataset.toMove, Turn: $('turn').textContent,
+    Waiting: $('waiting').textContent, Remote: $('remote-info').hidden ? '' : $('remote-info').textContent,
+    Message: $('message').hidden ? '' : $('message').textContent,
+    History: all('#history .mv').map((e) => e.textContent),
+    Pieces: all('#board .piece').map((e) => ({Piece: e.dataset.piece, Q: +e.dataset.q, R: +e.dataset.r, Height: +e.dataset.height, Stack: e.dataset.stack})),
+    Hands: all('.hand-piece').map((e) => ({Piece: e.dataset.piece, Count: +e.dataset.count})),
+    Movable: [...all('#board .piece.movable').map((e) => e.dataset.piece), ...all('.hand-piece:not(:disabled)').map((e) => e.dataset.piece)],
+    Dests: all('#board .dest').map((e) => e.dataset.move),
+    PassEnabled: !$('pass').disabled,
+    LastGameString: last,
+    Thinking: {Title: $('think-title').textContent, Depth: $('think-depth').textContent, Score: $('think-score').textContent, Move: $('think-move').textContent, PV: $('think-pv').textContent},
+  };
+})()`
+
+func (p *page) view() view {
+	p.t.Helper()
+	var v view
+	p.eval(viewJS, &v)
+	return v
+}
+
+// checkShows compares what the page shows with the engine's GameString,
+// the last one on the page's socket: the history, whose turn it is, the
+// state, every stack on the board (read by hivebridge's own rules from the
+// GameString) and both hands. It returns the game.
+func checkShows(t *testing.T, v view, gameString string) *core.Game {
+	t.Helper()
+	gs, err := uhp.ParseGameString(gameString)
+	if err != nil {
+		t.Fatalf("the engine's GameString %q: %v", gameString, err)
+	}
+	g, err := gs.Load()
+	if err != nil {
+		t.Fatalf("the engine's GameString %q: %v", gameString, err)
+	}
+	if strings.Join(v.History, ";") != strings.Join(gs.Moves, ";") {
+		t.Fatalf("history shown %q, the engine's %q", v.History, gs.Moves)
+	}
+	if v.State != gs.State.String() {
+		t.Fatalf("state shown %q, the engine's %s", v.State, gs.State)
+	}
+	if want := strings.ToLower(g.ToMove().String()); v.ToMove != want {
+		t.Fatalf("side to move shown %q, the engine's %s", v.ToMove, want)
+	}
+	// Every stack shown stands where the rules put it: the page's cell
+	// (q, r), counted from the first piece placed, is core's cell at that
+	// offset from the origin.
+	onBoard := 0
+	for p := core.Piece(0); p < core.NumPieces; p++ {
+		if g.InPlay(p) && !g.InHand(p) && g.Top(g.Position(p)) == p {
+			onBoard++
+		}
+	}
+	if len(v.Pieces) != onBoard {
+		t.Fatalf("%d stacks shown, %d on the board: %+v", len(v.Pieces), onBoard, v.Pieces)
+	}
+	for _, sp := range v.Pieces {
+		p, err := uhp.ParsePiece(sp.Piece)
+		if err != nil {
+			t.Fatalf("piece shown %q: %v", sp.Piece, err)
+		}
+		cell := core.CellAt(sp.Q, sp.R)
+		if g.Position(p) != cell || g.Top(cell) != p || g.Height(cell) != sp.Height {
+			t.Fatalf("%s shown at (%d,%d) height %d; the game has it at the cell of (%d,%d)? %v, top %s, height %d",
+				sp.Piece, sp.Q, sp.R, sp.Height, sp.Q, sp.R, g.Position(p) == cell, g.Top(cell), g.Height(cell))
+		}
+		var stack []string
+		for q := p; q != core.NoPiece; q = g.Under(q) {
+			stack = append([]string{q.String()}, stack...)
+		}
+		if strings.Join(stack, " ") != sp.Stack {
+			t.Fatalf("stack at (%d,%d) shown %q, the game's %q", sp.Q, sp.R, sp.Stack, stack)
+		}
+	}
+	inHand := map[string]int{}
+	for p := core.Piece(0); p < core.NumPieces; p++ {
+		if g.InPlay(p) && g.InHand(p) {
+			inHand[p.Color().String()+" "+p.Bug().String()]++
+		}
+	}
+	shown := map[string]int{}
+	for _, h := range v.Hands {
+		p, err := uhp.ParsePiece(h.Piece)
+		if err != nil {
+			t.Fatalf("hand piece shown %q: %v", h.Piece, err)
+		}
+		shown[p.Color().String()+" "+p.Bug().String()] = h.Count
+	}
+	if fmt.Sprint(shown) != fmt.Sprint(inHand) {
+		t.Fatalf("hands shown %v, the game's %v", shown, inHand)
+	}
+	return g
+}
+
+// pageCell finds the page's coordinates of a core cell: next to, or under,
+// a piece the page shows.
+func pageCell(t *testing.T, v view, g *core.Game, c core.Cell) (int, int) {
+	t.Helper()
+	if len(v.Pieces) == 0 {
+		return 0, 0
+	}
+	for _, sp := range v.Pieces {
+		for _, d := range [][2]int{{0, 0}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {0, -1}, {1, -1}} {
+			if core.CellAt(sp.Q+d[0], sp.R+d[1]) == c {
+				return sp.Q + d[0], sp.R + d[1]
+			}
+		}
+	}
+	t.Fatalf("cell %v is next to no piece shown", c)
+	return 0, 0
+}
+
+// screenshotDir is where the tests save their screenshots:
+// $HIVEBRIDGE_SCREENSHOTS when set, else a directory the test removes.
+func screenshotDir(t *testing.T) string {
+	if dir := os.Getenv("HIVEBRIDGE_SCREENSHOTS"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	return t.TempDir()
+}
+
+// generousMove is the move of a player who wants a short game: it wins at
+// once if it can, and otherwise crowds its own Queen Bee, so that the
+// computer soon surrounds it.
+func generousMove(g *core.Game) core.Move {
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	me := g.ToMove()
+	best, bestScore := core.NoMove, -1<<30
+	for _, m := range l.Moves() {
+		g.Play(m)
+		score := 10*crowd(g, me) - crowd(g, me.Other())
+		if g.Over() && g.Result() != core.Draw {
+			score = 1000
+		}
+		g.Undo()
+		if score > bestScore {
+			best, bestScore = m, score
+		}
+	}
+	return best
+}
+
+// crowd counts the occupied cells around a colour's Queen Bee.
+func crowd(g *core.Game, c core.Color) int {
+	q := core.Piece(int(c) * core.PiecesPerColor) // the Queen Bee is each colour's first piece
+	at := g.Position(q)
+	if at == core.NoCell {
+		return 0
+	}
+	n := 0
+	for d := core.Direction(0); d < core.NumDirections; d++ {
+		if g.Height(at.Neighbor(d)) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// settledJS holds once the page has shown at least n moves and waits for
+// nobody but a person: the game is over, or the person's moves are shown.
+func settledJS(n int) string {
+	return fmt.Sprintf(`(() => {
+  const $ = (id) => document.getElementById(id);
+  const over = ['WhiteWins', 'BlackWins', 'Draw'].includes($('status').dataset.state);
+  const ready = document.querySelectorAll('#board .piece.movable, .hand-piece:not(:disabled)').length > 0 || !$('pass').disabled;
+  return document.querySelectorAll('#history .mv').length >= %d && $('waiting').textContent === '' && (over || ready);
+})()`, n)
+}
+
+// checkDestinations compares the destinations the page shows for a piece
+// with the legal moves of that piece by hivebridge's rules.
+func checkDestinations(t *testing.T, v view, g *core.Game, piece core.Piece) {
+	t.Helper()
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	want := map[core.Move]bool{}
+	for _, m := range l.Moves() {
+		if m.Piece() == piece {
+			want[m] = true
+		}
+	}
+	got := map[core.Move]bool{}
+	for _, text := range v.Dests {
+		m, err := uhp.ParseMove(text, g)
+		if err != nil || m.Piece() != piece {
+			t.Fatalf("destination %q shown for %s: %v", text, piece, err)
+		}
+		got[m] = true
+	}
+	if len(got) != len(want) || len(v.Dests) != len(want) {
+		t.Fatalf("%d destinations shown for %s (%q), %d legal", len(v.Dests), piece, v.Dests, len(want))
+	}
+	for m := range want {
+		if !got[m] {
+			t.Fatalf("legal move %s of %s not shown among %q", uhp.FormatMove(m, g), piece, v.Dests)
+		}
+	}
+}
+
+// pieceSelector is the page's element for a piece: its hand button, or its
+// stack on the board.
+func pieceSelector(g *core.Game, p core.Piece) string {
+	if g.InHand(p) {
+		return fmt.Sprintf(`.hand-piece[data-piece=%q]`, p.String())
+	}
+	return fmt.Sprintf(`#board .piece[data-piece=%q]`, p.String())
+}
+
+// tabTo presses Tab until the element selector names has the focus, and
+// checks that the focus shows.
+func (p *page) tabTo(selector string) {
+	p.t.Helper()
+	match := fmt.Sprintf(`document.activeElement && document.activeElement.matches(%q)`, selector)
+	for range 150 {
+		var ok bool
+		p.eval(match, &ok)
+		if ok {
+			var outline string
+			p.eval(`(() => { const a = document.activeElement; const tile = a.querySelector(':scope > .piece-shape > .tile:not(.under), :scope > polygon');
+  const s = getComputedStyle(tile || a); return tile ? s.stroke : s.outlineColor + ' ' + s.outlineStyle; })()`, &outline)
+			if !strings.Contains(outline, "rgb(232, 93, 0)") {
+				p.t.Fatalf("the focus on %s does not show: %s", selector, outline)
+			}
+			return
+		}
+		p.do(chromedp.KeyEvent(kb.Tab))
+	}
+	p.t.Fatalf("Tab never reached %s", selector)
+}
+
+// playOnPage plays m, a legal move of g, on the page as a person would:
+// by mouse, or by keyboard alone. It checks the destinations shown first.
+func playOnPage(t *testing.T, p *page, g *core.Game, m core.Move, keyboard bool) {
+	t.Helper()
+	if m == core.Pass {
+		p.click("#pass")
+		return
+	}
+	sel := pieceSelector(g, m.Piece())
+	if keyboard {
+		p.tabTo(sel)
+		p.do(chromedp.KeyEvent(kb.Enter))
+	} else {
+		p.click(sel)
+	}
+	p.waitFor(`document.querySelectorAll('#board .dest').length > 0`)
+	v := p.view()
+	checkDestinations(t, v, g, m.Piece())
+	q, r := pageCell(t, v, g, m.To())
+	dest := fmt.Sprintf(`#board .dest[data-q="%d"][data-r="%d"]`, q, r)
+	if keyboard {
+		p.tabTo(dest)
+		p.do(chromedp.KeyEvent(kb.Enter))
+	} else {
+		p.click(dest)
+	}
+}
+
+// TestBrowserWholeGame plays a whole game in the page against the native
+// backend: a person (the test, by clicks and by keyboard) as White, the
+// computer as Black at depth 1. After every move, what the page shows is
+// checked against the engine's GameString from the page's own socket,
+// read by hivebridge's rules, and that GameString against a second,
+// independent UHP session. It saves screenshots of the opening and of the
+// end.
+func TestBrowserWholeGame(t *testing.T) {
+	d := startDaemon(t)
+	browser := newBrowser(t)
+	shots := screenshotDir(t)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.setSelect("type-select", "Base")
+	p.setSelect("player-white", "human")
+	p.setSelect("player-black", "computer")
+	p.setSelect("limit-kind", "depth")
+	p.eval(`(() => { const i = document.getElementById('limit-value'); i.value = '1'; i.dispatchEvent(new Event('change')); return 1; })()`, nil)
+	p.click("#new-game")
+	p.waitFor(settledJS(0) + ` && document.getElementById('status').dataset.state === 'NotStarted'`)
+
+	second := dialTCP(t, d.uhpAddr)
+	second.answer(t) // info
+	whiteMoves := 0
+	for {
+		v := p.view()
+		g := checkShows(t, v, v.LastGameString)
+		if got := second.do(t, "newgame "+v.LastGameString); len(got) != 1 || got[0] != v.LastGameString {
+			t.Fatalf("a second session loads the page's GameString %q as %q", v.LastGameString, got)
+		}
+		if len(v.History) >= 2 && len(v.History)%2 == 0 {
+			// Black, the computer, moved last: the thinking shown is its search.
+			if last := v.History[len(v.History)-1]; v.Thinking.Move != last || !strings.HasPrefix(v.Thinking.Title, "Black") {
+				t.Errorf("after Black's %s the engine panel shows %+v", last, v.Thinking)
+			}
+		}
+		if len(v.History) == 4 {
+			p.screenshot(shots, "viewer-opening.png")
+		}
+		if g.Over() {
+			break
+		}
+		if g.ToMove() != core.White || len(v.History) > 60 {
+			t.Fatalf("the page waits at ply %d with %s to move", len(v.History), g.ToMove())
+		}
+		m := generousMove(g)
+		playOnPage(t, p, g, m, whiteMoves%2 == 0)
+		whiteMoves++
+		p.waitFor(settledJS(len(v.History) + 1))
+	}
+	v := p.view()
+	if v.State != "BlackWins" || !strings.Contains(v.Turn, "Black wins") {
+		t.Errorf("the end shows state %q, %q", v.State, v.Turn)
+	}
+	if !v.PassEnabled && len(v.Movable) == 0 && len(v.Dests) == 0 {
+		// nothing to play once the game is over
+	} else {
+		t.Errorf("moves offered after the end: %+v", v)
+	}
+	p.screenshot(shots, "viewer-end.png")
+}
+
+// midgameWithStacks is a game of the native searcher at depth 3 in which
+// White's Beetle has climbed onto its Mosquito.
+const midgameWithStacks = `Base+MLP;InProgress;Black[15];wS1;bS1 wS1-;wQ /wS1;bQ bS1\;wA1 \wS1;bM bS1/;wA1 bM-;bS2 \bM;wA1 bS2/;bA1 bM\;wQ wS1\;bA1 /wQ;wS1 /bA1;bA2 /bS2;wA2 wS1\;bM wA2-;wA1 bS2-;bA3 bM/;wA3 /wS1;bA3 /wA3;wM -wS1;bP -bA2;wM bQ\;bP /bA2;wA1 -bA3;bS2 -bP;wB1 wM-;bM wQ\;wB1 wM`
+
+// TestBrowserScreenshots loads a midgame with a stack from a GameString
+// typed into the page, shows the pieces beneath the stack on hover and the
+// destinations of a piece, saves screenshots at desktop and phone widths
+// (the desktop one is the README's, docs/viewer.png, when
+// HIVEBRIDGE_UPDATE_SCREENSHOT=1), and checks that a reload of the page's
+// address shows the same game.
+func TestBrowserScreenshots(t *testing.T) {
+	d := startDaemon(t)
+	browser := newBrowser(t)
+	shots := screenshotDir(t)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.setSelect("player-white", "human")
+	p.setSelect("player-black", "human")
+	p.do(chromedp.SendKeys(chromedp.ID("load-input"), midgameWithStacks), chromedp.Click(chromedp.ID("load-button")))
+	plies := strings.Count(midgameWithStacks, ";") - 2
+	p.waitFor(settledJS(plies))
+	v := p.view()
+	if v.LastGameString != midgameWithStacks {
+		t.Fatalf("the engine loaded %q", v.LastGameString)
+	}
+	g := checkShows(t, v, v.LastGameString)
+
+	// The stack: the Beetle on top, its height, and on hover what it covers.
+	stack := `#board .piece[data-piece="wB1"]`
+	var beetle shownPiece
+	p.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return {Piece: e.dataset.piece, Height: +e.dataset.height, Stack: e.dataset.stack}; })()`, stack), &beetle)
+	if beetle.Height != 2 || beetle.Stack != "wM wB1" {
+		t.Fatalf("the stack shows %+v", beetle)
+	}
+	var label string
+	p.eval(fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, stack), &label)
+	if !strings.HasPrefix(label, "white Beetle 1, on top of white Mosquito, next to ") {
+		t.Errorf("the stack's label reads %q", label)
+	}
+	// Show a piece's destinations, then hover the stack.
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	mover := l.Moves()[len(l.Moves())-1].Piece()
+	p.click(pieceSelector(g, mover))
+	p.waitFor(`document.querySelectorAll('#board .dest').length > 0`)
+	checkDestinations(t, p.view(), g, mover)
+	var box struct{ X, Y float64 }
+	p.eval(fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()`, stack), &box)
+	p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, box.X, box.Y))
+	p.waitFor(`!document.getElementById('stack-tip').hidden`)
+	var tip string
+	p.eval(`document.getElementById('stack-tip').textContent`, &tip)
+	if !strings.Contains(tip, "Stack of 2") || !strings.Contains(tip, "white Beetle 1") || !strings.Contains(tip, "white Mosquito") {
+		t.Errorf("the stack's tip reads %q", tip)
+	}
+	shot := p.screenshot(shots, "viewer-midgame.png")
+	if os.Getenv("HIVEBRIDGE_UPDATE_SCREENSHOT") == "1" {
+		buf, err := os.ReadFile(shot)
+		if err == nil {
+			err = os.WriteFile(filepath.Join("..", "..", "docs", "viewer.png"), buf, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A phone: everything fits the width.
+	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	var width struct{ Scroll, Client int }
+	p.eval(`({Scroll: document.documentElement.scrollWidth, Client: document.documentElement.clientWidth})`, &width)
+	if width.Scroll > width.Client {
+		t.Errorf("at phone width the page is %dpx wide in %dpx", width.Scroll, width.Client)
+	}
+	p.screenshot(shots, "viewer-phone.png")
+	p.do(chromedp.EmulateViewport(1280, 800))
+
+	// The address keeps the game: a reload shows it again.
+	p.do(chromedp.Reload())
+	p.waitFor(`document.getElementById('connection').dataset.state === 'up' && ` + settledJS(plies))
+	if again := p.view(); again.LastGameString != midgameWithStacks || strings.Join(again.History, ";") != strings.Join(v.History, ";") {
+		t.Errorf("after a reload the page shows %q", again.LastGameString)
+	}
+}

@@ -1,0 +1,251 @@
+// Drawing the hive in SVG: pointy-top hexagons, each piece a tile with its
+// bug drawn on it in the bug's colour (the same on both players' tiles, so a
+// bug is known by shape and colour at once), its letter and number beneath.
+
+import { BUGS, cellKey, keyCell, pieceInfo, describeDestination, DIRECTIONS } from './notation.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+export const R = 30; // a hexagon's circumradius in board units
+const SQRT3 = Math.sqrt(3);
+
+// centre returns the position of an axial cell on the board.
+export function centre([q, r]) {
+  return [R * SQRT3 * (q + r / 2), R * 1.5 * r];
+}
+
+export function hexPoints(radius) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = (Math.PI / 180) * (60 * i - 90);
+    pts.push(`${(radius * Math.cos(a)).toFixed(2)},${(radius * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(' ');
+}
+
+export function el(name, attrs = {}, children = []) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined) e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+// The glyphs, drawn facing up in a box from -40 to 40. Classes: "c" fills
+// with the bug's colour, "l" strokes with it, "d" and "dl" are dark details
+// (fill and stroke) drawn on the bug's body, "wing" a light wing.
+const legs = (d) => el('path', { class: 'l', d });
+const GLYPHS = {
+  Q: () => [
+    el('ellipse', { class: 'wing', cx: -13, cy: -6, rx: 13, ry: 7, transform: 'rotate(-28 -13 -6)' }),
+    el('ellipse', { class: 'wing', cx: 13, cy: -6, rx: 13, ry: 7, transform: 'rotate(28 13 -6)' }),
+    el('ellipse', { class: 'c', cx: 0, cy: 5, rx: 11, ry: 19 }),
+    el('path', { class: 'dl', d: 'M-10 0H10M-10.5 8H10.5M-7.5 16H7.5' }),
+    el('circle', { class: 'c', cx: 0, cy: -17, r: 7 }),
+    legs('M-3-23Q-6-31-12-33M3-23Q6-31 12-33'),
+  ],
+  S: () => [
+    legs('M-5-12L-18-26L-28-19M-6-9L-22-14L-33-5M-6-5L-22 1L-30 13M-5-2L-17 11L-21 27'),
+    legs('M5-12L18-26L28-19M6-9L22-14L33-5M6-5L22 1L30 13M5-2L17 11L21 27'),
+    el('circle', { class: 'c', cx: 0, cy: -9, r: 8 }),
+    el('circle', { class: 'c', cx: 0, cy: 10, r: 13 }),
+    el('path', { class: 'dl', d: 'M0 1V19M-6 7L6 13M6 7L-6 13' }),
+  ],
+  B: () => [
+    legs('M-12-4L-25-12M-14 5L-28 6M-12 14L-24 24M12-4L25-12M14 5L28 6M12 14L24 24'),
+    el('ellipse', { class: 'c', cx: 0, cy: -19, rx: 8, ry: 6 }),
+    legs('M-5-23L-9-31M5-23L9-31'),
+    el('ellipse', { class: 'c', cx: 0, cy: 4, rx: 16, ry: 19 }),
+    el('path', { class: 'dl', d: 'M0-13V23M-16 -6Q0-12 16-6' }),
+  ],
+  G: () => [
+    legs('M-5 4L-22-10L-19 28M5 4L22-10L19 28'),
+    legs('M-4-6L-16-4L-22 4M4-6L16-4L22 4'),
+    el('ellipse', { class: 'c', cx: 0, cy: 4, rx: 7, ry: 23 }),
+    el('circle', { class: 'c', cx: 0, cy: -21, r: 6 }),
+    legs('M-2-26Q-8-37-18-40M2-26Q8-37 18-40'),
+    el('path', { class: 'dl', d: 'M-6 2H6M-6 9H6M-5 16H5' }),
+  ],
+  A: () => [
+    legs('M-4-8L-17-17L-24-13M-4-5L-21-4M-4-2L-15 9L-22 17M4-8L17-17L24-13M4-5L21-4M4-2L15 9L22 17'),
+    legs('M-3-26L-10-34L-16-32M3-26L10-34L16-32'),
+    el('circle', { class: 'c', cx: 0, cy: -21, r: 6.5 }),
+    el('ellipse', { class: 'c', cx: 0, cy: -5, rx: 5.5, ry: 8 }),
+    el('ellipse', { class: 'c', cx: 0, cy: 15, rx: 10, ry: 13 }),
+  ],
+  M: () => [
+    legs('M-3-4L-26-18M-3 0L-30 7M-3 5L-23 31M3-4L26-18M3 0L30 7M3 5L23 31'),
+    el('ellipse', { class: 'wing', cx: -12, cy: -3, rx: 15, ry: 4.5, transform: 'rotate(28 -12 -3)' }),
+    el('ellipse', { class: 'wing', cx: 12, cy: -3, rx: 15, ry: 4.5, transform: 'rotate(-28 12 -3)' }),
+    el('ellipse', { class: 'c', cx: 0, cy: 7, rx: 5, ry: 17 }),
+    el('circle', { class: 'c', cx: 0, cy: -13, r: 5 }),
+    el('path', { class: 'l', d: 'M0-17V-37', 'stroke-width': 2 }),
+  ],
+  L: () => [
+    legs('M-14-6L-24-10M-16 4L-27 4M-14 14L-24 20M14-6L24-10M16 4L27 4M14 14L24 20'),
+    el('circle', { class: 'c', cx: 0, cy: -15, r: 8 }),
+    el('circle', { class: 'c', cx: 0, cy: 4, r: 18 }),
+    el('path', { class: 'dl', d: 'M0-14V22' }),
+    ...[[-8, -4], [8, -4], [-11, 8], [11, 8], [-5, 16], [5, 16]].map(([cx, cy]) => el('circle', { class: 'd', cx, cy, r: 3.4 })),
+  ],
+  P: () => [
+    legs('M-14-10L-22-13M-16-2L-25-2M-16 6L-24 9M-13 14L-21 19M14-10L22-13M16-2L25-2M16 6L24 9M13 14L21 19'),
+    legs('M-4-23L-10-31M4-23L10-31'),
+    el('ellipse', { class: 'c', cx: 0, cy: 0, rx: 16, ry: 22 }),
+    el('path', { class: 'dl', d: 'M-15-11Q0-16 15-11M-16-3Q0-8 16-3M-16 5Q0 0 16 5M-14 13Q0 8 14 13' }),
+  ],
+};
+
+// pieceShape draws a piece's tile and bug, centred on 0,0, with the edges
+// of the pieces beneath it (bottom first), in their colours, peeking out.
+export function pieceShape(name, { beneath = [] } = {}) {
+  const { color, bug, number } = pieceInfo(name);
+  const g = el('g', { class: `piece-shape ${color} bug-${bug}` });
+  const shown = beneath.slice(-3);
+  shown.forEach((p, i) => {
+    const depth = shown.length - i; // the bottom one furthest out
+    g.append(el('polygon', { class: `tile under ${pieceInfo(p).color}`, points: hexPoints(R * 0.92), transform: `translate(${-4 * depth} ${-5 * depth})` }));
+  });
+  g.append(el('polygon', { class: 'tile', points: hexPoints(R * 0.92) }));
+  g.append(el('g', { class: 'glyph', transform: `translate(0 -4) scale(${(R * 0.62) / 40})` }, GLYPHS[bug]()));
+  const label = el('text', { class: 'label', y: R * 0.76, 'text-anchor': 'middle' });
+  label.textContent = bug + (number || '');
+  g.append(label);
+  return g;
+}
+
+// pieceIcon is a small standalone SVG of a piece, for the hands and lists.
+export function pieceIcon(name, size = 44) {
+  const box = R * 1.0;
+  return el('svg', { class: 'piece-icon', viewBox: `${-box} ${-box} ${2 * box} ${2 * box}`, width: size, height: size, 'aria-hidden': 'true', focusable: 'false' }, [pieceShape(name)]);
+}
+
+// stackWords describes the pieces under the top one: "on top of black
+// Queen Bee and white Spider 1".
+export function stackWords(stack) {
+  if (stack.length < 2) return '';
+  const beneath = stack.slice(0, -1).reverse().map((p) => pieceInfo(p).words);
+  return 'on top of ' + beneath.join(' and ');
+}
+
+// placeWords describes where a cell is, by its neighbours.
+export function placeWords(board, key) {
+  const around = board.neighbours(key);
+  if (around.length === 0) return 'alone at the centre';
+  return 'next to ' + around.map((n) => pieceInfo(n.piece).words).join(', ');
+}
+
+// drawBoard redraws the hive into svg. view holds what the page wants
+// shown: the board, the destinations of the selected piece (moveText ->
+// parsed move), the pieces that can move, the selected piece, the last
+// move's cell, and the Queens that lost.
+export function drawBoard(svg, view) {
+  const { board, destinations, movable, selected, lastCell, lost = new Set() } = view;
+  svg.replaceChildren();
+  const cells = [...board.stacks.keys()].map(keyCell);
+  const destCells = new Map(); // cell key -> [moveText, move]
+  for (const [text, move] of destinations) destCells.set(cellKey(...board.destination(move)), [text, move]);
+  for (const k of destCells.keys()) cells.push(keyCell(k));
+  fitView(svg, cells);
+
+  // Empty cells next to the hive, faintly, to show the grid.
+  const grid = el('g', { class: 'grid', 'aria-hidden': 'true' });
+  const seen = new Set(board.stacks.keys());
+  for (const k of board.stacks.keys()) {
+    for (const d of Object.values(DIRECTIONS)) {
+      const [q, r] = keyCell(k);
+      const nk = cellKey(q + d.step[0], r + d.step[1]);
+      if (seen.has(nk)) continue;
+      seen.add(nk);
+      const [x, y] = centre(keyCell(nk));
+      grid.append(el('polygon', { class: 'cell', points: hexPoints(R * 0.92), transform: `translate(${x} ${y})` }));
+    }
+  }
+  svg.append(grid);
+
+  // Pieces, in reading order, so that tabbing goes row by row.
+  const keys = [...board.stacks.keys()].sort((a, b) => {
+    const [qa, ra] = keyCell(a);
+    const [qb, rb] = keyCell(b);
+    return ra - rb || qa + ra / 2 - (qb + rb / 2);
+  });
+  for (const k of keys) {
+    const stack = board.stacks.get(k);
+    const top = stack[stack.length - 1];
+    const [x, y] = centre(keyCell(k));
+    const canMove = movable.has(top);
+    const words = [pieceInfo(top).words, stackWords(stack), placeWords(board, k), lost.has(top) ? 'surrounded' : ''].filter(Boolean).join(', ');
+    const [q, r] = keyCell(k);
+    const g = el('g', {
+      class: 'piece' + (canMove ? ' movable' : '') + (top === selected ? ' selected' : '') + (k === lastCell ? ' last' : '') + (lost.has(top) ? ' lost' : ''),
+      transform: `translate(${x} ${y})`,
+      'data-piece': top,
+      'data-q': q,
+      'data-r': r,
+      'data-height': stack.length,
+      'data-stack': stack.join(' '),
+      tabindex: 0,
+      role: canMove ? 'button' : 'img',
+      'aria-label': words + (canMove ? (top === selected ? ', selected' : ', can move') : ''),
+      'aria-pressed': canMove ? String(top === selected) : null,
+    });
+    g.append(pieceShape(top, { beneath: stack.slice(0, -1) }));
+    if (stack.length > 1) {
+      const badge = el('g', { class: 'height', transform: `translate(${R * 0.6} ${-R * 0.55})` });
+      badge.append(el('circle', { r: 8.5 }));
+      const t = el('text', { 'text-anchor': 'middle', y: 3.6 });
+      t.textContent = String(stack.length);
+      badge.append(t);
+      g.append(badge);
+    }
+    const title = el('title');
+    title.textContent = words;
+    g.append(title);
+    svg.append(g);
+  }
+
+  // Destinations of the selected piece, over the pieces they cover.
+  for (const [k, [text, move]] of destCells) {
+    const [x, y] = centre(keyCell(k));
+    const [q, r] = keyCell(k);
+    const g = el('g', {
+      class: 'dest' + (board.stacks.has(k) ? ' onto' : ''),
+      transform: `translate(${x} ${y})`,
+      'data-move': text,
+      'data-q': q,
+      'data-r': r,
+      tabindex: 0,
+      role: 'button',
+      'aria-label': `destination ${describeDestination(move)}: play ${text}`,
+    });
+    g.append(el('polygon', { points: hexPoints(R * 0.86) }));
+    g.append(el('circle', { class: 'dot', r: R * 0.16 }));
+    const title = el('title');
+    title.textContent = `${pieceInfo(move.piece).words} ${describeDestination(move)} (${text})`;
+    g.append(title);
+    svg.append(g);
+  }
+}
+
+// fitView sets the viewBox around the cells, at least a few hexes wide so
+// that the first pieces of a game are not drawn huge.
+function fitView(svg, cells) {
+  if (cells.length === 0) cells = [[0, 0]];
+  const xs = cells.map((c) => centre(c)[0]);
+  const ys = cells.map((c) => centre(c)[1]);
+  const pad = R * 2.2;
+  let minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
+  let minY = Math.min(...ys) - pad, maxY = Math.max(...ys) + pad;
+  const minW = R * SQRT3 * 7, minH = R * 1.5 * 6;
+  if (maxX - minX < minW) {
+    const c = (minX + maxX) / 2;
+    minX = c - minW / 2;
+    maxX = c + minW / 2;
+  }
+  if (maxY - minY < minH) {
+    const c = (minY + maxY) / 2;
+    minY = c - minH / 2;
+    maxY = c + minH / 2;
+  }
+  svg.setAttribute('viewBox', `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`);
+}
