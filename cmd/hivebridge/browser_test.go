@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,13 +49,13 @@ func chromium(t *testing.T) string {
 // browserDeadline bounds each browser test as a whole.
 const browserDeadline = 45 * time.Second
 
-// newBrowser starts a headless Chromium with a fresh profile for the test;
-// it is stopped when the test ends. The network flags keep it from
-// reaching out (this machine's network is closed, and Chromium would hang
-// on refused connections).
-func newBrowser(t *testing.T) context.Context {
+// newBrowser starts a headless Chromium (found first by chromium) with a
+// fresh profile for the test; it is stopped when the test ends, before the
+// daemon (start the daemon first). The network flags keep it from reaching
+// out (this machine's network is closed, and Chromium would hang on
+// refused connections).
+func newBrowser(t *testing.T, path string) context.Context {
 	t.Helper()
-	path := chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), browserDeadline)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
@@ -129,7 +130,7 @@ func (p *page) eval(expr string, out any) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr))
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("evaluating %s: %v", expr, err)
 	}
@@ -169,7 +170,9 @@ func (p *page) screenshot(dir, name string) string {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
 	defer cancel()
-	p.eval(`window.scrollTo(0, 0)`, nil)
+	// The top of the page, and the side panel from the engine's report on.
+	p.eval(`(() => { window.scrollTo(0, 0); const side = document.querySelector('.side'), card = document.getElementById('thinking');
+  side.scrollTop = card.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop - 4; return 1; })()`, nil)
 	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
@@ -490,8 +493,9 @@ func playOnPage(t *testing.T, p *page, g *core.Game, m core.Move, keyboard bool)
 // independent UHP session. It saves screenshots of the opening and of the
 // end.
 func TestBrowserWholeGame(t *testing.T) {
+	path := chromium(t)
 	d := startDaemon(t)
-	browser := newBrowser(t)
+	browser := newBrowser(t, path)
 	shots := screenshotDir(t)
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
 	p.setSelect("type-select", "Base")
@@ -543,19 +547,30 @@ func TestBrowserWholeGame(t *testing.T) {
 	p.screenshot(shots, "viewer-end.png")
 }
 
-// midgameWithStacks is a game of the native searcher at depth 3 in which
-// White's Beetle has climbed onto its Mosquito.
-const midgameWithStacks = `Base+MLP;InProgress;Black[15];wS1;bS1 wS1-;wQ /wS1;bQ bS1\;wA1 \wS1;bM bS1/;wA1 bM-;bS2 \bM;wA1 bS2/;bA1 bM\;wQ wS1\;bA1 /wQ;wS1 /bA1;bA2 /bS2;wA2 wS1\;bM wA2-;wA1 bS2-;bA3 bM/;wA3 /wS1;bA3 /wA3;wM -wS1;bP -bA2;wM bQ\;bP /bA2;wA1 -bA3;bS2 -bP;wB1 wM-;bM wQ\;wB1 wM`
+// midgameWithStacks is a game of the native searcher at depth 2 (after
+// four random plies) in which both Queen Bees are under Beetles.
+const midgameWithStacks = `Base+MLP;InProgress;White[19];wP;bB1 wP-;wG1 /wP;bM bB1-;wM -wG1;bQ bM\;wQ wG1\;bA1 bB1\;wA1 -wP;bA2 \bM;wA1 bA2/;bA1 /wM;wB1 wQ-;bA1 /wQ;wA2 -wP;bA1 wB1\;wA2 bQ-;bA1 /wQ;wM wP\;bA1 wB1\;wA2 bA1\;bA3 bQ/;wA2 bA3-;bA1 wA1\;wA3 -wP;bA1 -wA3;wB1 wQ;bA1 wA1\;wA3 bQ\;bA1 wA1-;wA3 bA1-;bQ bA3\;wA2 /bQ;bB2 bQ-;wB2 -wP;bB2 bQ`
+
+// pieceWords names a piece as the page does: "white Queen Bee", "black
+// Spider 2".
+func pieceWords(p core.Piece) string {
+	s := strings.ToLower(p.Color().String()) + " " + p.Bug().String()
+	if name := p.String(); len(name) == 3 {
+		s += " " + name[2:]
+	}
+	return s
+}
 
 // TestBrowserScreenshots loads a midgame with a stack from a GameString
-// typed into the page, shows the pieces beneath the stack on hover and the
-// destinations of a piece, saves screenshots at desktop and phone widths
-// (the desktop one is the README's, docs/viewer.png, when
-// HIVEBRIDGE_UPDATE_SCREENSHOT=1), and checks that a reload of the page's
-// address shows the same game.
+// typed into the page, lets the computer play a move, shows the pieces
+// beneath the stack on hover and the destinations of a piece, saves
+// screenshots at desktop and phone widths (the desktop one is the README's,
+// docs/viewer.png, when HIVEBRIDGE_UPDATE_SCREENSHOT=1), and checks that a
+// reload of the page's address shows the same game.
 func TestBrowserScreenshots(t *testing.T) {
+	path := chromium(t)
 	d := startDaemon(t)
-	browser := newBrowser(t)
+	browser := newBrowser(t, path)
 	shots := screenshotDir(t)
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
 	p.setSelect("player-white", "human")
@@ -569,33 +584,53 @@ func TestBrowserScreenshots(t *testing.T) {
 	}
 	g := checkShows(t, v, v.LastGameString)
 
-	// The stack: the Beetle on top, its height, and on hover what it covers.
-	stack := `#board .piece[data-piece="wB1"]`
-	var beetle shownPiece
-	p.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return {Piece: e.dataset.piece, Height: +e.dataset.height, Stack: e.dataset.stack}; })()`, stack), &beetle)
-	if beetle.Height != 2 || beetle.Stack != "wM wB1" {
-		t.Fatalf("the stack shows %+v", beetle)
-	}
+	// The stacks: a Beetle on top of each Queen Bee, said so to a screen
+	// reader.
 	var label string
-	p.eval(fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, stack), &label)
-	if !strings.HasPrefix(label, "white Beetle 1, on top of white Mosquito, next to ") {
-		t.Errorf("the stack's label reads %q", label)
+	p.eval(`(() => { const e = document.querySelector('#board .piece[data-piece="wB1"]'); return e.dataset.stack + ' | ' + e.getAttribute('aria-label'); })()`, &label)
+	if !strings.HasPrefix(label, "wQ wB1 | white Beetle 1, on top of white Queen Bee, next to ") {
+		t.Errorf("White's Beetle on its Queen reads %q", label)
 	}
-	// Show a piece's destinations, then hover the stack.
+	// The computer plays White's move, and shows its search.
+	p.setSelect("limit-kind", "depth")
+	p.eval(`(() => { const i = document.getElementById('limit-value'); i.value = '2'; i.dispatchEvent(new Event('change')); return 1; })()`, nil)
+	p.setSelect("player-white", "computer")
+	p.waitFor(settledJS(plies + 1))
+	v = p.view()
+	g = checkShows(t, v, v.LastGameString)
+	if v.Thinking.Move != v.History[plies] || !strings.HasPrefix(v.Thinking.Title, "White") {
+		t.Errorf("after White's %s the engine panel shows %+v", v.History[plies], v.Thinking)
+	}
+	if g.Over() {
+		t.Fatalf("the game ended: %s", v.LastGameString)
+	}
+	// Show a piece's destinations, then hover the tallest stack.
 	var l core.MoveList
 	g.GenerateMoves(&l)
 	mover := l.Moves()[len(l.Moves())-1].Piece()
 	p.click(pieceSelector(g, mover))
 	p.waitFor(`document.querySelectorAll('#board .dest').length > 0`)
 	checkDestinations(t, p.view(), g, mover)
+	tallest := v.Pieces[0]
+	for _, sp := range v.Pieces {
+		if sp.Height > tallest.Height {
+			tallest = sp
+		}
+	}
+	stack := fmt.Sprintf(`#board .piece[data-piece=%q]`, tallest.Piece)
 	var box struct{ X, Y float64 }
 	p.eval(fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()`, stack), &box)
 	p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, box.X, box.Y))
 	p.waitFor(`!document.getElementById('stack-tip').hidden`)
 	var tip string
 	p.eval(`document.getElementById('stack-tip').textContent`, &tip)
-	if !strings.Contains(tip, "Stack of 2") || !strings.Contains(tip, "white Beetle 1") || !strings.Contains(tip, "white Mosquito") {
-		t.Errorf("the stack's tip reads %q", tip)
+	if !strings.Contains(tip, fmt.Sprintf("Stack of %d", tallest.Height)) || tallest.Height < 2 {
+		t.Errorf("the tip of %+v reads %q", tallest, tip)
+	}
+	for _, name := range strings.Fields(tallest.Stack) {
+		if p := mustPiece(t, name); !strings.Contains(tip, pieceWords(p)) {
+			t.Errorf("the tip of %+v reads %q, without %s", tallest, tip, pieceWords(p))
+		}
 	}
 	shot := p.screenshot(shots, "viewer-midgame.png")
 	if os.Getenv("HIVEBRIDGE_UPDATE_SCREENSHOT") == "1" {
@@ -621,7 +656,278 @@ func TestBrowserScreenshots(t *testing.T) {
 	// The address keeps the game: a reload shows it again.
 	p.do(chromedp.Reload())
 	p.waitFor(`document.getElementById('connection').dataset.state === 'up' && ` + settledJS(plies))
-	if again := p.view(); again.LastGameString != midgameWithStacks || strings.Join(again.History, ";") != strings.Join(v.History, ";") {
+	if again := p.view(); again.LastGameString != v.LastGameString || strings.Join(again.History, ";") != strings.Join(v.History, ";") {
 		t.Errorf("after a reload the page shows %q", again.LastGameString)
+	}
+}
+
+// remoteJS holds when the page shows a remote game's line matching re.
+func remoteJS(re string) string {
+	return fmt.Sprintf(`(() => { const r = document.getElementById('remote-info'); return !r.hidden && /%s/.test(r.textContent); })()`, re)
+}
+
+// TestBrowserPairedGame: two browser tabs on a daemon that pairs viewers
+// play each other. Each sees the other's moves; the mover's own move shows
+// at once while it waits; a forfeit and, in a second game, a disconnect
+// are shown to the other player as such.
+func TestBrowserPairedGame(t *testing.T) {
+	path := chromium(t)
+	d := startDaemon(t, "--pair-viewers", "--pair-wait", "10s")
+	browser := newBrowser(t, path)
+	url := "http://" + d.httpAddr + "/"
+	white := openPage(t, browser, url)
+	black := openPage(t, browser, url)
+	for _, p := range []*page{white, black} {
+		p.setSelect("type-select", "Base")
+	}
+	pair := func() *core.Game {
+		white.click("#play-person")
+		white.waitFor(`document.getElementById('waiting').textContent.startsWith('Looking for a partner')`)
+		black.click("#play-person")
+		white.waitFor(settledJS(0) + ` && ` + remoteJS("you play White"))
+		return core.NewGame(core.Base)
+	}
+	players := map[core.Color]*page{core.White: white, core.Black: black}
+	// playPlies plays n moves, alternately in each tab.
+	playPlies := func(g *core.Game, n int) {
+		for range n {
+			mover, other := players[g.ToMove()], players[g.ToMove().Other()]
+			mover.waitFor(settledJS(g.Ply()))
+			v := mover.view()
+			if shown := checkShows(t, v, v.LastGameString); shown.Hash() != g.Hash() {
+				t.Fatalf("the mover's page shows %q", v.LastGameString)
+			}
+			m := generousMove(g)
+			playOnPage(t, mover, g, m, false)
+			g.Play(m)
+			// The mover's move shows at once, waiting for the reply.
+			mover.waitFor(fmt.Sprintf(`document.querySelectorAll('#history .mv').length === %d && document.getElementById('waiting').textContent.startsWith('Waiting for your opponent')`, g.Ply()))
+			other.waitFor(settledJS(g.Ply()))
+			ov := other.view()
+			if shown := checkShows(t, ov, ov.LastGameString); shown.Hash() != g.Hash() {
+				t.Fatalf("the other page shows %q", ov.LastGameString)
+			}
+			if !strings.Contains(ov.Turn, "(you)") {
+				t.Fatalf("the other page's turn reads %q", ov.Turn)
+			}
+		}
+	}
+
+	g := pair()
+	black.waitFor(remoteJS("Remote game") + ` && document.getElementById('waiting').textContent !== ''`)
+	playPlies(g, 6)
+	// White forfeits on its turn; Black, waiting for White's move, learns it.
+	white.click("#forfeit")
+	white.waitFor(`document.getElementById('status').dataset.state === 'BlackWins' && ` + remoteJS("You forfeited"))
+	black.waitFor(`document.getElementById('status').dataset.state === 'BlackWins' && ` + remoteJS("Your opponent forfeited"))
+	if v := black.view(); len(v.History) != 6 || v.Message != "" {
+		t.Errorf("after White's forfeit Black's page shows %+v", v)
+	}
+
+	// A second game; White's tab closes while Black waits for its move.
+	g = pair()
+	playPlies(g, 2)
+	white.waitFor(settledJS(2))
+	mover := white
+	m := generousMove(g)
+	playOnPage(t, mover, g, m, false)
+	g.Play(m)
+	black.waitFor(settledJS(3))
+	m = generousMove(g)
+	playOnPage(t, black, g, m, false)
+	black.waitFor(`document.getElementById('waiting').textContent.startsWith('Waiting for your opponent')`)
+	if err := chromedp.Cancel(white.ctx); err != nil {
+		t.Fatal(err)
+	}
+	black.waitFor(`document.getElementById('status').dataset.state === 'BlackWins' && ` + remoteJS("Your opponent disconnected"))
+}
+
+// TestBrowserToken: on a daemon with --token-file the page itself is
+// public; the page asks for the token when the WebSocket is refused, says
+// so when a token is wrong, and keeps the right one for the tab, so that a
+// reload connects without asking.
+func TestBrowserToken(t *testing.T) {
+	path := chromium(t)
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := startDaemon(t, "--token-file", tokenFile)
+	browser := newBrowser(t, path)
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	p := &page{t: t, ctx: ctx}
+	go p.watchConsole()
+	p.do(chromedp.Navigate("http://" + d.httpAddr + "/"))
+	dialogOpen := `document.getElementById('token-dialog').open`
+	p.waitFor(dialogOpen)
+	p.do(chromedp.SendKeys(chromedp.ID("token-input"), "wrong\r"))
+	p.waitFor(dialogOpen + ` && document.getElementById('token-error').textContent.includes('refused')`)
+	p.do(chromedp.SendKeys(chromedp.ID("token-input"), "s3cret\r"))
+	connected := `document.getElementById('connection').dataset.state === 'up' && ` + settledJS(0)
+	p.waitFor(connected + ` && !` + dialogOpen)
+	p.do(chromedp.Reload())
+	p.waitFor(connected)
+	var asked bool
+	p.eval(dialogOpen, &asked)
+	if asked {
+		t.Error("the page asked for the token again after a reload")
+	}
+}
+
+// respell writes m, a move of g, as another engine might: any piece of any
+// stack next to the destination (or under it) as the reference, names in
+// either case, a 1 on a bug a player has one of. Each spelling is checked
+// to read back as m by hivebridge's own parser.
+func respell(t *testing.T, rng *rand.Rand, g *core.Game, m core.Move) string {
+	t.Helper()
+	if m == core.Pass || g.OnBoard() == 0 {
+		return uhp.FormatMove(m, g)
+	}
+	name := func(p core.Piece) string {
+		s := p.String()
+		if len(s) == 2 && rng.Intn(3) == 0 {
+			s += "1"
+		}
+		if rng.Intn(4) == 0 {
+			s = strings.ToUpper(s[:1]) + strings.ToLower(s[1:])
+		}
+		return s
+	}
+	var options []string
+	stackAt := func(c core.Cell) []core.Piece {
+		var ps []core.Piece
+		for p := g.Top(c); p != core.NoPiece; p = g.Under(p) {
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	to := m.To()
+	for _, ref := range stackAt(to) {
+		if ref != m.Piece() {
+			options = append(options, name(m.Piece())+" "+name(ref))
+		}
+	}
+	marks := map[core.Direction][2]string{ // where the destination lies from the reference
+		core.East: {"", "-"}, core.NorthEast: {"", "/"}, core.SouthEast: {"", `\`},
+		core.West: {"-", ""}, core.SouthWest: {"/", ""}, core.NorthWest: {`\`, ""},
+	}
+	for d := core.Direction(0); d < core.NumDirections; d++ {
+		n := to.Neighbor(d)
+		mark := marks[d.Opposite()]
+		for _, ref := range stackAt(n) {
+			options = append(options, name(m.Piece())+" "+mark[0]+name(ref)+mark[1])
+		}
+	}
+	if len(options) == 0 {
+		t.Fatalf("no spelling for %s", uhp.FormatMove(m, g))
+	}
+	s := options[rng.Intn(len(options))]
+	if back, err := uhp.ParseMove(s, g); err != nil || back != m {
+		t.Fatalf("respelled %s as %q, which reads %v, %v", uhp.FormatMove(m, g), s, back, err)
+	}
+	return s
+}
+
+// TestBrowserNotation checks the page's own reading of MoveStrings against
+// hivebridge's rules: random games of every game type, their moves spelled
+// in all the ways engines spell them, are drawn by the page's notation
+// module, and every stack and hand it finds must be the game's.
+func TestBrowserNotation(t *testing.T) {
+	path := chromium(t)
+	d := startDaemon(t)
+	browser := newBrowser(t, path)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	rng := rand.New(rand.NewSource(14))
+	type game struct {
+		text string
+		g    *core.Game
+	}
+	var games []game
+	for _, typ := range []string{"Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"} {
+		gt, err := uhp.ParseGameType(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 6 {
+			g := core.NewGame(gt)
+			var moves []string
+			for plies := 20 + rng.Intn(60); g.Ply() < plies && !g.Over(); {
+				var l core.MoveList
+				g.GenerateMoves(&l)
+				m := l.Moves()[rng.Intn(len(l.Moves()))]
+				moves = append(moves, respell(t, rng, g, m))
+				g.Play(m)
+			}
+			gs := uhp.Describe(g)
+			gs.Moves = moves
+			games = append(games, game{gs.String(), g})
+		}
+	}
+	texts := make([]string, len(games))
+	for i, gm := range games {
+		texts[i] = gm.text
+	}
+	arg, _ := json.Marshal(texts)
+	var drawn []struct {
+		Error  string
+		Stacks map[string][]string
+		Hands  map[string]int
+	}
+	p.eval(fmt.Sprintf(`(async () => {
+  const n = await import('./assets/notation.js');
+  return %s.map((text) => {
+    try {
+      const board = n.boardOf(n.parseGameString(text));
+      const hands = {};
+      for (const c of ['w', 'b']) for (const {bug, names} of board.hand(c)) hands[c + bug] = names.length;
+      return {Stacks: Object.fromEntries(board.stacks), Hands: hands};
+    } catch (e) {
+      return {Error: String(e)};
+    }
+  });
+})()`, arg), &drawn)
+	for i, gm := range games {
+		got, g := drawn[i], gm.g
+		if got.Error != "" {
+			t.Fatalf("the page cannot draw %s: %s", gm.text, got.Error)
+		}
+		stacks := 0
+		for key, pieces := range got.Stacks {
+			var q, r int
+			fmt.Sscanf(key, "%d,%d", &q, &r)
+			cell := core.CellAt(q, r)
+			var want []string
+			for p := g.Top(cell); p != core.NoPiece; p = g.Under(p) {
+				want = append([]string{p.String()}, want...)
+			}
+			if strings.Join(pieces, " ") != strings.Join(want, " ") {
+				t.Fatalf("%s: the page has %q at (%d,%d), the game %q", gm.text, pieces, q, r, want)
+			}
+			stacks++
+		}
+		for c := core.Cell(0); c < 1024; c++ {
+			if g.Height(c) > 0 {
+				stacks--
+			}
+		}
+		if stacks != 0 {
+			t.Fatalf("%s: the page draws %d stacks, the game has %d", gm.text, len(got.Stacks), len(got.Stacks)-stacks)
+		}
+		for key, n := range got.Hands {
+			p, err := uhp.ParsePiece(key + map[bool]string{true: "1", false: ""}[strings.ContainsAny(key[1:], "SBGA")])
+			if err != nil {
+				t.Fatal(err)
+			}
+			inHand := 0
+			for q := core.Piece(0); q < core.NumPieces; q++ {
+				if g.InPlay(q) && g.InHand(q) && q.Color() == p.Color() && q.Bug() == p.Bug() {
+					inHand++
+				}
+			}
+			if n != inHand {
+				t.Fatalf("%s: the page has %d %s in hand, the game %d", gm.text, n, key, inHand)
+			}
+		}
 	}
 }

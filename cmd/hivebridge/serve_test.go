@@ -117,6 +117,8 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 // checkNoGoroutineLeft fails if the daemon left goroutines behind.
 func (d *daemon) checkNoGoroutineLeft(t *testing.T) {
 	t.Helper()
+	// The test's own HTTP keep-alive connections are not the daemon's.
+	http.DefaultClient.CloseIdleConnections()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > d.goroutines+2 {
 		if time.Now().After(deadline) {
@@ -400,6 +402,18 @@ func TestServeTokenAndOrigin(t *testing.T) {
 	}
 	if resp, err := http.Get("http://" + d.httpAddr + "/metrics"); err != nil || resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("/metrics without token: %v", resp.StatusCode)
+	}
+	// The viewer page and its files hold no secret: they are served to
+	// anyone, and the page asks for the token.
+	for path, want := range map[string]int{"/": 200, "/assets/app.js": 200, "/assets/nope.js": 404, "/healthz": 401, "/elsewhere": 401} {
+		resp, err := http.Get("http://" + d.httpAddr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s without token: %d, want %d", path, resp.StatusCode, want)
+		}
 	}
 	for origin, ok := range map[string]bool{
 		"https://evil.example": false,

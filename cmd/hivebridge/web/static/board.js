@@ -115,7 +115,7 @@ export function pieceShape(name, { beneath = [] } = {}) {
 }
 
 // pieceIcon is a small standalone SVG of a piece, for the hands and lists.
-export function pieceIcon(name, size = 44) {
+export function pieceIcon(name, size = 50) {
   const box = R * 1.0;
   return el('svg', { class: 'piece-icon', viewBox: `${-box} ${-box} ${2 * box} ${2 * box}`, width: size, height: size, 'aria-hidden': 'true', focusable: 'false' }, [pieceShape(name)]);
 }
