@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +21,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate"
 )
 
 // The browser tests drive the viewer page in headless Chromium, served by a
@@ -87,33 +91,59 @@ func newBrowser(t *testing.T, path string) context.Context {
 
 // page is one tab of the browser, on the viewer.
 type page struct {
-	t   *testing.T
-	ctx context.Context
+	t       *testing.T
+	ctx     context.Context
+	console lockedBuffer // what the page printed, for failures
+}
+
+// newTab opens a tab and follows its console; the test fails if the page
+// threw an uncaught exception, and the tab closes, when the test ends.
+func newTab(t *testing.T, browser context.Context) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	p := &page{t: t, ctx: ctx}
+	// Open the tab with its own context: the first action on a context
+	// binds the tab's life to the context it runs with, so it must not be
+	// one of do's short-lived ones (the browser's has the test's deadline).
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	messages := chromedp.Console(ctx)
+	var exceptions lockedBuffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			fmt.Fprintf(&p.console, "%s: %s\n", m.Type, m)
+			if m.IsException() {
+				fmt.Fprintf(&exceptions, "%s\n", m)
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+		if e := exceptions.String(); e != "" {
+			t.Errorf("the page threw:\n%s", e)
+		}
+	})
+	return p
 }
 
 // openPage opens the viewer in a new tab and waits until it is connected
 // and shows a game.
 func openPage(t *testing.T, browser context.Context, url string) *page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser)
-	t.Cleanup(cancel)
-	p := &page{t: t, ctx: ctx}
-	go p.watchConsole()
+	p := newTab(t, browser)
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url))
 	p.waitFor(`document.getElementById('connection').dataset.state === 'up' && document.getElementById('status').dataset.state !== '' && document.getElementById('waiting').textContent === ''`)
 	return p
-}
-
-// watchConsole fails the test on an uncaught exception in the page.
-func (p *page) watchConsole() {
-	for m, err := range chromedp.Console(p.ctx) {
-		if err != nil {
-			return
-		}
-		if m.IsException() {
-			p.t.Errorf("the page threw: %s", m)
-		}
-	}
 }
 
 func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
@@ -147,6 +177,7 @@ func (p *page) waitFor(cond string) {
 	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		p.t.Logf("the page's console:\n%s", p.console.String())
 		var shown view
 		p.eval(viewJS, &shown)
 		p.t.Fatalf("waiting for %s: %v; the page shows %+v", cond, err, shown)
@@ -335,6 +366,29 @@ func pageCell(t *testing.T, v view, g *core.Game, c core.Cell) (int, int) {
 	return 0, 0
 }
 
+// scoreShown is how the page writes a score: an evaluation in pieces, or a
+// forced result.
+var scoreShown = regexp.MustCompile(`^([+-]?\d+\.\d\d|(win|loss)( in \d+)?) for (White|Black)$`)
+
+// checkThinking checks the engine panel after the computer played move for
+// color: its last report, at the depth given ("" for any), with a score and
+// a principal variation that starts with the move.
+func checkThinking(t *testing.T, v view, color, move, depth string) {
+	t.Helper()
+	th := v.Thinking
+	ok := th.Title == color+"'s last search" && th.Move == move && scoreShown.MatchString(th.Score) &&
+		(th.PV == move || strings.HasPrefix(th.PV, move+"  "))
+	if depth != "" {
+		ok = ok && th.Depth == depth
+	} else {
+		_, err := strconv.Atoi(th.Depth)
+		ok = ok && err == nil
+	}
+	if !ok {
+		t.Errorf("after %s's %s the engine panel shows %+v", color, move, th)
+	}
+}
+
 // screenshotDir is where the tests save their screenshots:
 // $HIVEBRIDGE_SCREENSHOTS when set, else a directory the test removes.
 func screenshotDir(t *testing.T) string {
@@ -516,10 +570,9 @@ func TestBrowserWholeGame(t *testing.T) {
 			t.Fatalf("a second session loads the page's GameString %q as %q", v.LastGameString, got)
 		}
 		if len(v.History) >= 2 && len(v.History)%2 == 0 {
-			// Black, the computer, moved last: the thinking shown is its search.
-			if last := v.History[len(v.History)-1]; v.Thinking.Move != last || !strings.HasPrefix(v.Thinking.Title, "Black") {
-				t.Errorf("after Black's %s the engine panel shows %+v", last, v.Thinking)
-			}
+			// Black, the computer, moved last: the thinking shown is its
+			// search's last report, at depth 1.
+			checkThinking(t, v, "Black", v.History[len(v.History)-1], "1")
 		}
 		if len(v.History) == 4 {
 			p.screenshot(shots, "viewer-opening.png")
@@ -591,16 +644,16 @@ func TestBrowserScreenshots(t *testing.T) {
 	if !strings.HasPrefix(label, "wQ wB1 | white Beetle 1, on top of white Queen Bee, next to ") {
 		t.Errorf("White's Beetle on its Queen reads %q", label)
 	}
-	// The computer plays White's move, and shows its search.
-	p.setSelect("limit-kind", "depth")
-	p.eval(`(() => { const i = document.getElementById('limit-value'); i.value = '2'; i.dispatchEvent(new Event('change')); return 1; })()`, nil)
+	// The computer plays White's move for a second, and shows its search
+	// while it thinks: a depth before the search is over.
+	p.setSelect("limit-kind", "time")
+	p.eval(`(() => { const i = document.getElementById('limit-value'); i.value = '1'; i.dispatchEvent(new Event('change')); return 1; })()`, nil)
 	p.setSelect("player-white", "computer")
+	p.waitFor(`document.getElementById('thinking').dataset.active === 'true' && /^\d+$/.test(document.getElementById('think-depth').textContent) && document.querySelectorAll('#history .mv').length === ` + strconv.Itoa(plies))
 	p.waitFor(settledJS(plies + 1))
 	v = p.view()
 	g = checkShows(t, v, v.LastGameString)
-	if v.Thinking.Move != v.History[plies] || !strings.HasPrefix(v.Thinking.Title, "White") {
-		t.Errorf("after White's %s the engine panel shows %+v", v.History[plies], v.Thinking)
-	}
+	checkThinking(t, v, "White", v.History[plies], "")
 	if g.Over() {
 		t.Fatalf("the game ended: %s", v.LastGameString)
 	}
@@ -667,7 +720,7 @@ func remoteJS(re string) string {
 }
 
 // TestBrowserPairedGame: two browser tabs on a daemon that pairs viewers
-// play each other. Each sees the other's moves; the mover's own move shows
+// play each other, each with the colour it asked for. Each sees the other's moves; the mover's own move shows
 // at once while it waits; a forfeit and, in a second game, a disconnect
 // are shown to the other player as such.
 func TestBrowserPairedGame(t *testing.T) {
@@ -677,8 +730,11 @@ func TestBrowserPairedGame(t *testing.T) {
 	url := "http://" + d.httpAddr + "/"
 	white := openPage(t, browser, url)
 	black := openPage(t, browser, url)
-	for _, p := range []*page{white, black} {
+	// Each asks for its colour, so that the pairing does not depend on
+	// which request reaches the daemon first.
+	for color, p := range map[string]*page{"White": white, "Black": black} {
 		p.setSelect("type-select", "Base")
+		p.setSelect("remote-color", color)
 	}
 	pair := func() *core.Game {
 		white.click("#play-person")
@@ -754,10 +810,7 @@ func TestBrowserToken(t *testing.T) {
 	}
 	d := startDaemon(t, "--token-file", tokenFile)
 	browser := newBrowser(t, path)
-	ctx, cancel := chromedp.NewContext(browser)
-	defer cancel()
-	p := &page{t: t, ctx: ctx}
-	go p.watchConsole()
+	p := newTab(t, browser)
 	p.do(chromedp.Navigate("http://" + d.httpAddr + "/"))
 	dialogOpen := `document.getElementById('token-dialog').open`
 	p.waitFor(dialogOpen)
@@ -929,5 +982,58 @@ func TestBrowserNotation(t *testing.T) {
 				t.Fatalf("%s: the page has %d %s in hand, the game %d", gm.text, n, key, inHand)
 			}
 		}
+	}
+}
+
+// bareReportsVar makes this test binary, started again, a UHP engine whose
+// search reports only its best move so far, as engines that print bare
+// intermediate MoveStrings do: the native searcher with its reports
+// stripped of depth, score and line.
+const bareReportsVar = "HIVEBRIDGE_TEST_BARE_REPORTS"
+
+type bareReporter struct{ engine.Searcher }
+
+func (b bareReporter) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
+	var bare func(engine.Progress)
+	if report != nil {
+		bare = func(p engine.Progress) { report(engine.Progress{Move: p.Move}) }
+	}
+	return b.Searcher.BestMove(ctx, g, limit, bare)
+}
+
+func runBareReporter() int {
+	native := translate.NewNative()
+	e := uhp.NewEngine(uhp.Config{ID: "bare reporter", Expansions: core.AllExpansions, Searcher: bareReporter{translate.Searcher(native)}})
+	if err := e.Run(context.Background(), os.Stdin, os.Stdout); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// TestBrowserBareReports: behind an engine that reports bare moves while it
+// thinks, the computer still plays, and the page shows the move it reported
+// with no depth or score.
+func TestBrowserBareReports(t *testing.T) {
+	path := chromium(t)
+	t.Setenv(bareReportsVar, "1")
+	d := startDaemon(t, "--backend", `uhp:"`+os.Args[0]+`"`)
+	browser := newBrowser(t, path)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.setSelect("type-select", "Base+MLP")
+	p.setSelect("limit-kind", "depth")
+	p.eval(`(() => { const i = document.getElementById('limit-value'); i.value = '2'; i.dispatchEvent(new Event('change')); return 1; })()`, nil)
+	p.setSelect("player-black", "human")
+	p.setSelect("player-white", "computer")
+	p.click("#new-game")
+	p.waitFor(settledJS(1))
+	v := p.view()
+	checkShows(t, v, v.LastGameString)
+	var log string
+	p.eval(`[...document.querySelectorAll('#protocol-log li')].map((li) => li.textContent).join('\n')`, &log)
+	if !strings.Contains(log, "ReportIntermediateBestMoves;bool;True") {
+		t.Fatalf("the page did not turn on the engine's reports:\n%s", log)
+	}
+	if v.Thinking.Move != v.History[0] || v.Thinking.Depth != "–" || v.Thinking.Score != "–" || v.Thinking.PV != "–" {
+		t.Errorf("after White's %s the engine panel shows %+v", v.History[0], v.Thinking)
 	}
 }

@@ -8,11 +8,15 @@ import (
 )
 
 // TestMain lets the transcripts run hivebridge as a command in the test
-// binary itself, so they exercise the real main with no separate build.
+// binary itself, so they exercise the real main with no separate build; the
+// binary is also the engine that reports bare moves (see bareReportsVar).
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainVar) != "" {
 		main()
 		os.Exit(0)
+	}
+	if os.Getenv(bareReportsVar) != "" {
+		os.Exit(runBareReporter())
 	}
 	// Under -race a program waits a second before it exits, which would
 	// make hivebridge backends that exit on a signal seem to outlive it:

@@ -288,10 +288,14 @@ async function computerTurn() {
   let answer;
   try {
     answer = await run(bestMoveCommand(), `${cap(color)} (computer) is thinking…`, (line) => {
-      if (gen === state.gen && !line.startsWith('err ')) {
-        state.thinking.report = parseReport(line);
-        renderThinking();
-      }
+      if (gen !== state.gen || line.startsWith('err ')) return;
+      const report = parseReport(line);
+      const last = state.thinking.report;
+      // The answer, a bare MoveString, repeats the last report's move:
+      // keep that report's depth, score and line.
+      if (report.depth === undefined && report.score === undefined && last && last.move === report.move) return;
+      state.thinking.report = report;
+      renderThinking();
     });
   } catch {
     return;
@@ -624,7 +628,15 @@ function renderThinking() {
   const score = formatScore(r.score);
   $('think-score').textContent = score ? `${score} for ${cap(t.color)}` : '–';
   $('think-move').textContent = r.move || '–';
-  $('think-pv').textContent = r.pv && r.pv.length ? r.pv.join('  ') : '–';
+  const pv = $('think-pv');
+  if (r.pv && r.pv.length) {
+    pv.replaceChildren();
+    r.pv.forEach((m, i) => {
+      const span = document.createElement('span');
+      span.textContent = m;
+      pv.append(...(i ? ['  ', span] : [span]));
+    });
+  } else pv.textContent = '–';
 }
 
 function renderControls() {

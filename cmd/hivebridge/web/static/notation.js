@@ -235,14 +235,19 @@ export function parseReport(line) {
 }
 
 // formatScore writes a score for people: a forced result, which the engine
-// reports as 1000-N for a win in N plies and -(1000-N) for a loss, as
-// "win in N" or "loss in N", an evaluation as a signed number of pieces.
+// reports as 1000-N for a win in N plies and -(1000-N) for a loss (1000
+// itself when it knows no length), as "win in N" or "loss in N", an
+// evaluation as a signed number of pieces. Engines whose scores are on
+// another scale (the reference engine's run to tens of thousands) are shown
+// as they come.
 export function formatScore(score) {
   if (score === undefined || Number.isNaN(score)) return '';
-  if (!Number.isFinite(score)) return score > 0 ? 'win' : 'loss';
-  const plies = Math.round(1000 - Math.abs(score));
-  if (Math.abs(score) >= 900 && Math.abs(score) < 1000 && Math.abs(1000 - Math.abs(score) - plies) < 0.005) {
-    return `${score > 0 ? 'win' : 'loss'} in ${plies}`;
+  const size = Math.abs(score);
+  const result = score > 0 ? 'win' : 'loss';
+  if (!Number.isFinite(score)) return result;
+  const plies = Math.round(1000 - size);
+  if (size >= 900 && size <= 1000 && Math.abs(1000 - size - plies) < 0.005) {
+    return plies === 0 ? result : `${result} in ${plies}`;
   }
   return (score > 0 ? '+' : '') + score.toFixed(2);
 }
