@@ -50,14 +50,17 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// browserDeadline bounds each browser test as a whole.
-const browserDeadline = 45 * time.Second
+// browserDeadline bounds the browser tests as a whole, browserTestDeadline
+// each of them.
+const (
+	browserDeadline     = 3 * time.Minute
+	browserTestDeadline = 45 * time.Second
+)
 
-// newBrowser starts a headless Chromium (found first by chromium) with a
-// fresh profile for the test; it is stopped when the test ends, before the
-// daemon (start the daemon first). The network flags keep it from reaching
-// out (this machine's network is closed, and Chromium would hang on
-// refused connections).
+// newBrowser starts a headless Chromium (found by chromium) with a fresh
+// profile; it is stopped when the test ends. The network flags keep it
+// from reaching out (this machine's network is closed, and Chromium would
+// hang on refused connections).
 func newBrowser(t *testing.T, path string) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), browserDeadline)
@@ -96,11 +99,12 @@ type page struct {
 	console lockedBuffer // what the page printed, for failures
 }
 
-// newTab opens a tab and follows its console; the test fails if the page
-// threw an uncaught exception, and the tab closes, when the test ends.
+// newTab opens a tab in a browser context of its own (its own storage) and
+// follows its console; the test fails if the page threw an uncaught
+// exception, and the tab closes, when the test ends.
 func newTab(t *testing.T, browser context.Context) *page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser)
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	p := &page{t: t, ctx: ctx}
 	// Open the tab with its own context: the first action on a context
 	// binds the tab's life to the context it runs with, so it must not be
@@ -389,6 +393,31 @@ func checkThinking(t *testing.T, v view, color, move, depth string) {
 	}
 }
 
+// TestBrowser runs the browser tests in one headless Chromium, each in a
+// browser context of its own (storage of its own, as a fresh profile has)
+// and each within browserTestDeadline.
+func TestBrowser(t *testing.T) {
+	browser := newBrowser(t, chromium(t))
+	for _, bt := range []struct {
+		name string
+		run  func(*testing.T, context.Context)
+	}{
+		{"WholeGame", testWholeGame},
+		{"Screenshots", testScreenshots},
+		{"PairedGame", testPairedGame},
+		{"Token", testToken},
+		{"Notation", testNotation},
+		{"BareReports", testBareReports},
+		{"GameTypesPassUndoCopy", testGameTypesPassUndoCopy},
+	} {
+		t.Run(bt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(browser, browserTestDeadline)
+			defer cancel()
+			bt.run(t, ctx)
+		})
+	}
+}
+
 // screenshotDir is where the tests save their screenshots:
 // $HIVEBRIDGE_SCREENSHOTS when set, else a directory the test removes.
 func screenshotDir(t *testing.T) string {
@@ -531,6 +560,11 @@ func playOnPage(t *testing.T, p *page, g *core.Game, m core.Move, keyboard bool)
 	checkDestinations(t, v, g, m.Piece())
 	q, r := pageCell(t, v, g, m.To())
 	dest := fmt.Sprintf(`#board .dest[data-q="%d"][data-r="%d"]`, q, r)
+	var label string
+	p.eval(fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, dest), &label)
+	if !regexp.MustCompile(`^destination (at the centre|(on top of|(right|left|(above|below) (left|right)) of) (white|black) .+): play \S`).MatchString(label) {
+		t.Fatalf("destination %s reads %q", dest, label)
+	}
 	if keyboard {
 		p.tabTo(dest)
 		p.do(chromedp.KeyEvent(kb.Enter))
@@ -539,17 +573,15 @@ func playOnPage(t *testing.T, p *page, g *core.Game, m core.Move, keyboard bool)
 	}
 }
 
-// TestBrowserWholeGame plays a whole game in the page against the native
+// testWholeGame plays a whole game in the page against the native
 // backend: a person (the test, by clicks and by keyboard) as White, the
 // computer as Black at depth 1. After every move, what the page shows is
 // checked against the engine's GameString from the page's own socket,
 // read by hivebridge's rules, and that GameString against a second,
-// independent UHP session. It saves screenshots of the opening and of the
-// end.
-func TestBrowserWholeGame(t *testing.T) {
-	path := chromium(t)
+// independent UHP session. After the first exchange it takes both moves
+// back with Undo. It saves screenshots of the opening and of the end.
+func testWholeGame(t *testing.T, browser context.Context) {
 	d := startDaemon(t)
-	browser := newBrowser(t, path)
 	shots := screenshotDir(t)
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
 	p.setSelect("type-select", "Base")
@@ -562,7 +594,7 @@ func TestBrowserWholeGame(t *testing.T) {
 
 	second := dialTCP(t, d.uhpAddr)
 	second.answer(t) // info
-	whiteMoves := 0
+	whiteMoves, undone := 0, false
 	for {
 		v := p.view()
 		g := checkShows(t, v, v.LastGameString)
@@ -582,6 +614,14 @@ func TestBrowserWholeGame(t *testing.T) {
 		}
 		if g.ToMove() != core.White || len(v.History) > 60 {
 			t.Fatalf("the page waits at ply %d with %s to move", len(v.History), g.ToMove())
+		}
+		if len(v.History) == 2 && !undone {
+			// Undo against the computer takes back its reply and the
+			// person's move.
+			undone = true
+			p.click("#undo")
+			p.waitFor(`document.querySelectorAll('#history .mv').length === 0 && ` + settledJS(0))
+			continue
 		}
 		m := generousMove(g)
 		playOnPage(t, p, g, m, whiteMoves%2 == 0)
@@ -614,16 +654,14 @@ func pieceWords(p core.Piece) string {
 	return s
 }
 
-// TestBrowserScreenshots loads a midgame with a stack from a GameString
+// testScreenshots loads a midgame with a stack from a GameString
 // typed into the page, lets the computer play a move, shows the pieces
 // beneath the stack on hover and the destinations of a piece, saves
 // screenshots at desktop and phone widths (the desktop one is the README's,
 // docs/viewer.png, when HIVEBRIDGE_UPDATE_SCREENSHOT=1), and checks that a
 // reload of the page's address shows the same game.
-func TestBrowserScreenshots(t *testing.T) {
-	path := chromium(t)
+func testScreenshots(t *testing.T, browser context.Context) {
 	d := startDaemon(t)
-	browser := newBrowser(t, path)
 	shots := screenshotDir(t)
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
 	p.setSelect("player-white", "human")
@@ -719,14 +757,12 @@ func remoteJS(re string) string {
 	return fmt.Sprintf(`(() => { const r = document.getElementById('remote-info'); return !r.hidden && /%s/.test(r.textContent); })()`, re)
 }
 
-// TestBrowserPairedGame: two browser tabs on a daemon that pairs viewers
+// testPairedGame: two browser tabs on a daemon that pairs viewers
 // play each other, each with the colour it asked for. Each sees the other's moves; the mover's own move shows
 // at once while it waits; a forfeit and, in a second game, a disconnect
 // are shown to the other player as such.
-func TestBrowserPairedGame(t *testing.T) {
-	path := chromium(t)
+func testPairedGame(t *testing.T, browser context.Context) {
 	d := startDaemon(t, "--pair-viewers", "--pair-wait", "10s")
-	browser := newBrowser(t, path)
 	url := "http://" + d.httpAddr + "/"
 	white := openPage(t, browser, url)
 	black := openPage(t, browser, url)
@@ -798,18 +834,16 @@ func TestBrowserPairedGame(t *testing.T) {
 	black.waitFor(`document.getElementById('status').dataset.state === 'BlackWins' && ` + remoteJS("Your opponent disconnected"))
 }
 
-// TestBrowserToken: on a daemon with --token-file the page itself is
+// testToken: on a daemon with --token-file the page itself is
 // public; the page asks for the token when the WebSocket is refused, says
 // so when a token is wrong, and keeps the right one for the tab, so that a
 // reload connects without asking.
-func TestBrowserToken(t *testing.T) {
-	path := chromium(t)
+func testToken(t *testing.T, browser context.Context) {
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	d := startDaemon(t, "--token-file", tokenFile)
-	browser := newBrowser(t, path)
 	p := newTab(t, browser)
 	p.do(chromedp.Navigate("http://" + d.httpAddr + "/"))
 	dialogOpen := `document.getElementById('token-dialog').open`
@@ -882,14 +916,12 @@ func respell(t *testing.T, rng *rand.Rand, g *core.Game, m core.Move) string {
 	return s
 }
 
-// TestBrowserNotation checks the page's own reading of MoveStrings against
+// testNotation checks the page's own reading of MoveStrings against
 // hivebridge's rules: random games of every game type, their moves spelled
 // in all the ways engines spell them, are drawn by the page's notation
 // module, and every stack and hand it finds must be the game's.
-func TestBrowserNotation(t *testing.T) {
-	path := chromium(t)
+func testNotation(t *testing.T, browser context.Context) {
 	d := startDaemon(t)
-	browser := newBrowser(t, path)
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
 	rng := rand.New(rand.NewSource(14))
 	type game struct {
@@ -940,6 +972,34 @@ func TestBrowserNotation(t *testing.T) {
     }
   });
 })()`, arg), &drawn)
+	// Scores as the engine writes them, and reports in both forms.
+	scores := map[string]string{
+		uhp.FormatScore(engine.WinIn(3)):        "win in 3",
+		uhp.FormatScore(engine.LossIn(4)):       "loss in 4",
+		uhp.FormatScore(engine.WinIn(0)):        "win",
+		uhp.FormatScore(engine.EvalScore(0)):    "0.00",
+		uhp.FormatScore(engine.EvalScore(-150)): "-1.50",
+		uhp.FormatScore(engine.EvalScore(201)):  "+2.01",
+		"27856.04":                              "+27856.04",
+	}
+	for text, want := range scores {
+		var got string
+		p.eval(fmt.Sprintf(`import('./assets/notation.js').then((n) => n.formatScore(Number(%q)))`, text), &got)
+		if got != want {
+			t.Errorf("the page shows score %s as %q, want %q", text, got, want)
+		}
+	}
+	for line, want := range map[string]string{
+		`wA1 bA1-;3;0.94;wA1 bA1-;bA2 \bQ`: `{"move":"wA1 bA1-","depth":3,"score":0.94,"pv":["wA1 bA1-","bA2 \\bQ"]}`,
+		`wA1 bA1-`:                         `{"move":"wA1 bA1-","pv":[]}`,
+	} {
+		var got string
+		p.eval(fmt.Sprintf(`import('./assets/notation.js').then((n) => JSON.stringify(n.parseReport(%q)))`, line), &got)
+		if got != want {
+			t.Errorf("the page reads report %q as %s, want %s", line, got, want)
+		}
+	}
+
 	for i, gm := range games {
 		got, g := drawn[i], gm.g
 		if got.Error != "" {
@@ -1010,14 +1070,12 @@ func runBareReporter() int {
 	return 0
 }
 
-// TestBrowserBareReports: behind an engine that reports bare moves while it
+// testBareReports: behind an engine that reports bare moves while it
 // thinks, the computer still plays, and the page shows the move it reported
 // with no depth or score.
-func TestBrowserBareReports(t *testing.T) {
-	path := chromium(t)
+func testBareReports(t *testing.T, browser context.Context) {
 	t.Setenv(bareReportsVar, "1")
 	d := startDaemon(t, "--backend", `uhp:"`+os.Args[0]+`"`)
-	browser := newBrowser(t, path)
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
 	p.setSelect("type-select", "Base+MLP")
 	p.setSelect("limit-kind", "depth")
@@ -1035,5 +1093,59 @@ func TestBrowserBareReports(t *testing.T) {
 	}
 	if v.Thinking.Move != v.History[0] || v.Thinking.Depth != "–" || v.Thinking.Score != "–" || v.Thinking.PV != "–" {
 		t.Errorf("after White's %s the engine panel shows %+v", v.History[0], v.Thinking)
+	}
+}
+
+// passOnly is a game in which White has no move but to pass.
+const passOnly = `Base;InProgress;White[18];wG1;bA1 wG1/;wQ -wG1;bA2 bA1/;wS1 wQ\;bA3 \bA2;wA1 wG1\;bQ /bA3;wQ /bQ;bA3 wA1\;wG2 -wQ;bA2 -wS1;wB1 \wG2;bA1 \wB1;wB2 wA1/;bG1 bQ-;wG3 wB2-;bB1 bG1-;wA2 wG3\;bA1 wA2-;wB1 -bQ;bG2 bA3\;wB1 \wG2;bS1 \bQ;wS2 \wB1;bS1 wS2/;wA3 /wS2;bA2 -wA3;wS1 wA3\;bA1 wA2\;wB1 wG2;bA2 wA2/;wB1 wG2\;bA2 /wB1`
+
+// testGameTypesPassUndoCopy: a new game of each of the 8 game types
+// shows that type's hands; a player with no move but to pass passes with
+// the Pass button (offered then only); Undo takes the pass back; Copy puts
+// the GameString on the clipboard.
+func testGameTypesPassUndoCopy(t *testing.T, browser context.Context) {
+	d := startDaemon(t)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.setSelect("player-white", "human")
+	p.setSelect("player-black", "human")
+	for _, typ := range []string{"Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"} {
+		p.setSelect("type-select", typ)
+		p.click("#new-game")
+		p.waitFor(fmt.Sprintf(`document.getElementById('game-type').textContent === %q && document.getElementById('status').dataset.state === 'NotStarted' && `, typ) + settledJS(0))
+		v := p.view()
+		if !strings.HasPrefix(v.LastGameString, typ+";NotStarted;White[1]") {
+			t.Fatalf("new %s game: the engine answered %q", typ, v.LastGameString)
+		}
+		checkShows(t, v, v.LastGameString)
+	}
+
+	p.do(chromedp.SendKeys(chromedp.ID("load-input"), passOnly+"\r"))
+	plies := strings.Count(passOnly, ";") - 2
+	p.waitFor(settledJS(plies))
+	v := p.view()
+	checkShows(t, v, v.LastGameString)
+	if !v.PassEnabled || len(v.Movable) != 0 {
+		t.Fatalf("White can only pass, the page offers pass %v and %q", v.PassEnabled, v.Movable)
+	}
+	p.click("#pass")
+	p.waitFor(settledJS(plies + 1))
+	v = p.view()
+	g := checkShows(t, v, v.LastGameString)
+	if v.History[plies] != "pass" || g.ToMove() != core.Black || v.PassEnabled {
+		t.Fatalf("after the pass the page shows %+v", v)
+	}
+	p.click("#undo")
+	p.waitFor(`document.querySelectorAll('#history .mv').length === ` + strconv.Itoa(plies) + ` && ` + settledJS(plies))
+	if v = p.view(); v.LastGameString != passOnly {
+		t.Fatalf("after undo the engine's game is %q", v.LastGameString)
+	}
+
+	p.click("#copy")
+	p.waitFor(`document.getElementById('copy-status').textContent === 'Copied.'`)
+	p.do(chromedp.Focus(chromedp.ID("load-input")), chromedp.KeyEvent("v", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	var pasted string
+	p.eval(`document.getElementById('load-input').value`, &pasted)
+	if pasted != passOnly {
+		t.Errorf("pasting what Copy copied gives %q", pasted)
 	}
 }
