@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"math/rand"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,10 +143,10 @@ func newTab(t *testing.T, browser context.Context) *page {
 
 // openPage opens the viewer in a new tab and waits until it is connected
 // and shows a game.
-func openPage(t *testing.T, browser context.Context, url string) *page {
+func openPage(t *testing.T, browser context.Context, address string) *page {
 	t.Helper()
 	p := newTab(t, browser)
-	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url))
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(address))
 	p.waitFor(`document.getElementById('connection').dataset.state === 'up' && document.getElementById('status').dataset.state !== '' && document.getElementById('waiting').textContent === ''`)
 	return p
 }
@@ -354,7 +355,7 @@ func checkShows(t *testing.T, v view, gameString string) *core.Game {
 
 // pageCell finds the page's coordinates of a core cell: next to, or under,
 // a piece the page shows.
-func pageCell(t *testing.T, v view, g *core.Game, c core.Cell) (int, int) {
+func pageCell(t *testing.T, v view, c core.Cell) (int, int) {
 	t.Helper()
 	if len(v.Pieces) == 0 {
 		return 0, 0
@@ -558,7 +559,7 @@ func playOnPage(t *testing.T, p *page, g *core.Game, m core.Move, keyboard bool)
 	p.waitFor(`document.querySelectorAll('#board .dest').length > 0`)
 	v := p.view()
 	checkDestinations(t, v, g, m.Piece())
-	q, r := pageCell(t, v, g, m.To())
+	q, r := pageCell(t, v, m.To())
 	dest := fmt.Sprintf(`#board .dest[data-q="%d"][data-r="%d"]`, q, r)
 	var label string
 	p.eval(fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, dest), &label)
@@ -632,9 +633,7 @@ func testWholeGame(t *testing.T, browser context.Context) {
 	if v.State != "BlackWins" || !strings.Contains(v.Turn, "Black wins") {
 		t.Errorf("the end shows state %q, %q", v.State, v.Turn)
 	}
-	if !v.PassEnabled && len(v.Movable) == 0 && len(v.Dests) == 0 {
-		// nothing to play once the game is over
-	} else {
+	if v.PassEnabled || len(v.Movable) > 0 || len(v.Dests) > 0 {
 		t.Errorf("moves offered after the end: %+v", v)
 	}
 	p.screenshot(shots, "viewer-end.png")
@@ -763,9 +762,9 @@ func remoteJS(re string) string {
 // are shown to the other player as such.
 func testPairedGame(t *testing.T, browser context.Context) {
 	d := startDaemon(t, "--pair-viewers", "--pair-wait", "10s")
-	url := "http://" + d.httpAddr + "/"
-	white := openPage(t, browser, url)
-	black := openPage(t, browser, url)
+	viewer := "http://" + d.httpAddr + "/"
+	white := openPage(t, browser, viewer)
+	black := openPage(t, browser, viewer)
 	// Each asks for its colour, so that the pairing does not depend on
 	// which request reaches the daemon first.
 	for color, p := range map[string]*page{"White": white, "Black": black} {
@@ -1138,6 +1137,19 @@ func testGameTypesPassUndoCopy(t *testing.T, browser context.Context) {
 	p.waitFor(`document.querySelectorAll('#history .mv').length === ` + strconv.Itoa(plies) + ` && ` + settledJS(plies))
 	if v = p.view(); v.LastGameString != passOnly {
 		t.Fatalf("after undo the engine's game is %q", v.LastGameString)
+	}
+
+	// A shared link shows its game in a new tab; one the engine refuses
+	// says so and starts a new game.
+	shared := openPage(t, browser, "http://"+d.httpAddr+"/#"+url.PathEscape(passOnly))
+	shared.waitFor(settledJS(plies))
+	if v := shared.view(); v.LastGameString != passOnly || len(v.History) != plies {
+		t.Errorf("the shared link shows %q", v.LastGameString)
+	}
+	bad := openPage(t, browser, "http://"+d.httpAddr+"/#Base;InProgress;White[2];wS1;bQ%20wS1-")
+	bad.waitFor(`document.getElementById('message').textContent.includes('refused')`)
+	if v := bad.view(); v.State != "NotStarted" || !strings.Contains(v.Message, "bQ") {
+		t.Errorf("a link the engine refuses shows %+v", v)
 	}
 
 	p.click("#copy")

@@ -3,7 +3,7 @@
 // may be played; the page draws them, sends what the person chooses, and asks
 // the engine's searcher to play the sides the computer plays.
 
-import { GAME_TYPES, BUGS, parseGameString, boardOf, isGameString, parseMove, parseReport, formatScore, pieceInfo, cellKey } from './notation.js';
+import { GAME_TYPES, BUGS, parseGameString, boardOf, isGameString, parseMove, parseReport, formatScore, pieceInfo } from './notation.js';
 import { UHPConnection, ConnectionClosed } from './uhp.js';
 import { drawBoard, pieceIcon } from './board.js';
 
@@ -114,9 +114,12 @@ async function start() {
     // option just says err, which changes nothing.
     await conn.send('options set ReportIntermediateBestMoves True');
     const fromURL = gameFromURL();
-    if (fromURL) {
-      if (!(await replaceGame('newgame ' + fromURL, null))) await replaceGame('newgame ' + prefs.gameType, null);
-    } else {
+    if (fromURL && !(await replaceGame('newgame ' + fromURL, null))) {
+      const why = state.message;
+      await replaceGame('newgame ' + prefs.gameType, null);
+      state.message = `The engine refused the game in the page's address (${why}); here is a new one.`;
+      render();
+    } else if (!fromURL) {
       await replaceGame('newgame ' + prefs.gameType, null);
     }
     return;
@@ -362,9 +365,11 @@ function outcomeOf(error) {
 
 async function undo() {
   if (!state.game || state.remote || state.game.moves.length === 0) return;
-  // Against the computer, take back its reply too, so the person moves again.
-  const lastMover = state.game.toMove === 'white' ? 'black' : 'white';
-  const n = state.game.moves.length >= 2 && prefs[lastMover === 'white' ? 'black' : 'white'] === 'human' && prefs[lastMover] === 'computer' ? 2 : 1;
+  // When the computer made the last move in reply to a person, take back
+  // both, so that the person moves again.
+  const toMove = state.game.toMove;
+  const lastMover = toMove === 'white' ? 'black' : 'white';
+  const n = state.game.moves.length >= 2 && prefs[toMove] === 'human' && prefs[lastMover] === 'computer' ? 2 : 1;
   const gen = ++state.gen;
   state.thinking = null;
   state.message = '';
@@ -439,8 +444,7 @@ function log(dir, text) {
 function shownBoard() {
   if (!state.pending || !state.board) return state.board;
   try {
-    const b = boardOf({ type: state.game.type, moves: [...state.game.moves, state.pending] });
-    return b;
+    return boardOf({ type: state.game.type, moves: [...state.game.moves, state.pending] });
   } catch {
     return state.board;
   }
@@ -505,16 +509,14 @@ function renderBoard() {
   }
   const byPiece = movesByPiece();
   const destinations = state.selected && byPiece.has(state.selected) ? byPiece.get(state.selected) : new Map();
+  // The piece that moved last, unless the last move was a pass.
   let lastCell = null;
   const moves = state.pending ? [...state.game.moves, state.pending] : state.game.moves;
-  for (let i = moves.length - 1; i >= 0 && lastCell === null; i--) {
+  if (moves.length) {
     try {
-      const m = parseMove(moves[i]);
+      const m = parseMove(moves[moves.length - 1]);
       if (!m.pass) lastCell = board.cellOf.get(m.piece) ?? null;
-      break;
-    } catch {
-      break;
-    }
+    } catch {}
   }
   try {
     drawBoard(svg, { board, destinations, movable: new Set(byPiece.keys()), selected: state.selected, lastCell, lost: lostQueens(board) });

@@ -2,7 +2,7 @@
 // bug drawn on it in the bug's colour (the same on both players' tiles, so a
 // bug is known by shape and colour at once), its letter and number beneath.
 
-import { BUGS, cellKey, keyCell, pieceInfo, describeDestination, DIRECTIONS } from './notation.js';
+import { cellKey, keyCell, pieceInfo, describeDestination, DIRECTIONS } from './notation.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const R = 30; // a hexagon's circumradius in board units

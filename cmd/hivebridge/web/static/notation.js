@@ -15,12 +15,12 @@ export const BUGS = {
   L: { name: 'Ladybug', count: 1, expansion: 'L' },
   P: { name: 'Pillbug', count: 1, expansion: 'P' },
 };
-export const BUG_LETTERS = Object.keys(BUGS);
+const BUG_LETTERS = Object.keys(BUGS);
 
 // The eight GameTypeStrings, in the spec's order.
 export const GAME_TYPES = ['Base', 'Base+M', 'Base+L', 'Base+P', 'Base+ML', 'Base+MP', 'Base+LP', 'Base+MLP'];
 
-export const STATES = ['NotStarted', 'InProgress', 'Draw', 'WhiteWins', 'BlackWins'];
+const STATES = ['NotStarted', 'InProgress', 'Draw', 'WhiteWins', 'BlackWins'];
 
 // The six neighbours of a pointy-top hexagon as axial steps (q to the east,
 // r to the south-east), and how a MoveString names each: "bS1 wS1/" is to
@@ -36,7 +36,7 @@ export const DIRECTIONS = {
 const MARK_AFTER = { '-': 'E', '/': 'NE', '\\': 'SE' };
 const MARK_BEFORE = { '-': 'W', '/': 'SW', '\\': 'NW' };
 
-export class NotationError extends Error {}
+class NotationError extends Error {}
 
 // parseGameType reads a GameTypeString ("Base", "Base+MLP"; letters in any
 // order and case) and returns it spelled as the spec lists it, with its
@@ -52,7 +52,7 @@ export function parseGameType(text) {
 }
 
 // bugsOf lists the bug letters of a game type.
-export function bugsOf(type) {
+function bugsOf(type) {
   return BUG_LETTERS.filter((b) => !BUGS[b].expansion || type.expansions.has(BUGS[b].expansion));
 }
 
@@ -129,7 +129,7 @@ export function isGameString(line) {
 
 export const cellKey = (q, r) => q + ',' + r;
 export const keyCell = (key) => key.split(',').map(Number);
-export const neighbour = ([q, r], dir) => [q + DIRECTIONS[dir].step[0], r + DIRECTIONS[dir].step[1]];
+const neighbour = ([q, r], dir) => [q + DIRECTIONS[dir].step[0], r + DIRECTIONS[dir].step[1]];
 
 // Board is the hive drawn from a list of moves: the first piece at (0,0),
 // every other placed relative to the piece its MoveString names.
