@@ -26,10 +26,11 @@ const state = {
   pending: null, // the person's move in a remote game, shown while the opponent answers
   valid: [], // the validmoves answer, when a person is to move
   selected: null, // the piece whose destinations are shown
-  remote: null, // { me, outcome, waiting } in a remote game
+  remote: null, // { me, outcome } in a remote game: the person's colour, and how it ended
   thinking: null, // { color, report, done }
   searching: false,
   waitingFor: '', // what the page waits for, in words
+  inFlight: 0, // commands sent and not yet answered
   gen: 0, // counts the games: an answer for an older one is dropped
   message: '',
   focusAfter: null, // the piece to focus once drawn, after a move by keyboard
@@ -168,15 +169,17 @@ function keepInURL() {
 
 // ---- Talking to the engine ------------------------------------------------
 
-// run sends one command, showing what the page waits for meanwhile.
+// run sends one command, showing what the page waits for until every
+// command sent has its answer.
 async function run(command, waitingFor, onLine) {
   if (!state.conn) throw new ConnectionClosed('not connected');
-  state.waitingFor = waitingFor || '';
+  state.inFlight++;
+  state.waitingFor = waitingFor || 'Waiting for the engine…';
   render();
   try {
     return await state.conn.send(command, onLine);
   } finally {
-    state.waitingFor = '';
+    if (--state.inFlight === 0) state.waitingFor = '';
   }
 }
 
@@ -225,7 +228,7 @@ async function replaceGame(command, remote) {
   let answer;
   try {
     answer = await run(command, remote ? 'Looking for a partner…' : 'Starting the game…');
-  } catch (e) {
+  } catch {
     return false;
   }
   if (gen !== state.gen) return false;
