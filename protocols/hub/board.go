@@ -10,45 +10,8 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
-// Set-up positions.
-//
-// A position need not come from the empty board: a puzzle, or a GUI that
-// holds only a board, gives the pieces where they stand. hub-hive.md's pos
-// takes a game type and the moves from the start; hivebridge adds a board=
-// form beside them, in the same spirit of plain text:
-//
-//	pos variant=Base+MLP board=<stacks> turn=<TurnString> [last=<piece>] [moves="<m1>;<m2>;..."]
-//
-//   - board= lists the occupied cells, separated by ';', each as
-//     q,r:<piece>/<piece>/..., the stack from the bottom piece up. q and r
-//     are axial coordinates: from a cell q,r the cell q+1,r is to the east
-//     (in UHP, "X ref-"), q,r+1 to the south-east ("X ref\"), q-1,r+1 to
-//     the south-west ("X /ref"), q-1,r to the west, q,r-1 to the north-west
-//     and q+1,r-1 to the north-east. Where the hive stands does not matter,
-//     only how its cells touch. Pieces are UHP names, wQ, bS1, wB2.
-//   - turn= is a UHP TurnString, White[5] or Black[12]: the side to move
-//     and its turn number, which counts passes, so it may be higher than the
-//     pieces need but not lower.
-//   - last= names the piece the previous turn moved, placed or threw,
-//     which (with the Pillbug) may neither move nor be thrown now; leave it
-//     out when there is none or it is not known.
-//   - moves=, if given, are played from the board, as from the start.
-//
-// For example, after wS1, bS1 wS1-, wQ -wS1, bQ bS1- White has a Spider and
-// its Queen on row 0, Black the same to the east:
-//
-//	pos variant=Base board=-1,0:wQ;0,0:wS1;1,0:bS1;2,0:bQ turn=White[3]
-//
-// and a Black Beetle that has climbed onto the White Spider and was the
-// last to move:
-//
-//	pos variant=Base board=-1,0:wQ;0,0:wS1/bB1;1,0:bS1;2,0:bQ turn=White[4] last=bB1
-//
-// The value has no blanks, so it needs no quotes. The board must be one
-// that play can reach (core.NewGameAt says what that takes); a position
-// that is not gets error message="board=: ..." saying why, and the previous
-// position is kept. PosOf writes a game set up from a board in this form,
-// with the moves played since, so that a GUI gets back what it sent.
+// Set-up positions: the board= form of pos, whose format the package
+// documentation gives (doc.go, "Set-up positions").
 
 // Board is the board= form of a position: the stacks, whose turn it is, and
 // the piece moved last.

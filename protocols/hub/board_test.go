@@ -178,6 +178,12 @@ func TestLoadBoard(t *testing.T) {
 	if g.Hash() != played.Hash() || !reflect.DeepEqual(legalMoves(g), legalMoves(played)) || g.Perft(3) != played.Perft(3) {
 		t.Errorf("the board is not the position after its moves")
 	}
+	// The example of the package documentation and the README.
+	played = load(t, core.Base, "wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wG1 -wQ", "bB1 bS1/", "wA1 /wQ", "bB1 bS1", `wA1 wS1\`, "bB1 wS1")
+	g, err = mustPos(t, "pos variant=Base board=-2,0:wG1;-1,0:wQ;0,0:wS1/bB1;1,0:bS1;2,0:bQ;0,1:wA1 turn=White[6] last=bB1").Load(core.Base)
+	if err != nil || g.Hash() != played.Hash() || g.LastMoved() != played.LastMoved() || g.Perft(2) != played.Perft(2) {
+		t.Errorf("the documentation's example is not the position after its moves: %v", err)
+	}
 	// With the Pillbug: White's Pillbug beside Black's Ant, which Black
 	// just placed. Without last=, White may throw it; with it, not.
 	const line = "pos variant=Base+P board=-1,0:wQ;0,0:wS1;1,0:bS1;2,0:bQ;-1,1:wP;0,1:bA1 turn=White[4]"
