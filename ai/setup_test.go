@@ -20,8 +20,8 @@ import (
 // set-up one's start.
 func TestSearchSetUpMatchesPlay(t *testing.T) {
 	perType, depth := 8, 3
-	if testing.Short() {
-		perType, depth = 2, 2
+	if testing.Short() || raceDetector {
+		perType = 2
 	}
 	compared := 0
 	for gt := core.GameType(0); gt < core.AllGameTypes; gt++ {
