@@ -172,13 +172,14 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // trusting them (hub-hive.md's own example says White[3] after three moves,
 // when Black is to play).
 //
-// Board, when not nil, is hivebridge's board= form (see board.go): the
-// moves are then played from that board rather than from the empty one.
+// Board, when not nil, is hivebridge's board= form (see Set-up positions in
+// the package documentation): the moves are then played from that board
+// rather than from the empty one.
 type Pos struct {
 	Variant        core.GameType
 	DefaultVariant bool     // neither variant= nor game=: the engine's variant parameter applies
 	Board          *Board   // board=, turn= and last=: the position the moves start from
-	Moves          []string // UHP MoveStrings from the start of the game, nil for none
+	Moves          []string // UHP MoveStrings from the start of the game (the board, if any), nil for none
 	AsGame         bool     // written as game=<GameString>
 	State          uhp.GameState
 	Turn           uhp.Turn
