@@ -2,10 +2,13 @@ package translate_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 )
 
@@ -43,5 +46,33 @@ func TestUndoStopsAtSetUp(t *testing.T) {
 	at, _ := core.NewGameAt(g.StartPosition())
 	if err != nil || !at.Legal(m) || at.Hash() != start {
 		t.Errorf("BestMove after undoing to the set-up position = %v, %v", m, err)
+	}
+}
+
+// A UHP engine cannot be given a game set up from a position (UHP has no
+// set-up form; newgame takes a GameString, the moves from the empty
+// board): the search fails with uhp.ErrSetUp and sends the engine nothing,
+// and the engine, still in step with its last game, searches the next
+// game it can be given.
+func TestUHPEngineRefusesSetUp(t *testing.T) {
+	p, _ := startFake(t, "good")
+	ctx := context.Background()
+	g := loadGame(t, midgame)
+	set, err := core.NewGameAt(g.CurrentPosition())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.NewGame(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil)
+	if !errors.Is(err, uhp.ErrSetUp) || !strings.Contains(err.Error(), "engine fake good cannot be given this game") {
+		t.Fatalf("BestMove of a set-up game = %v, %v; want uhp.ErrSetUp naming the engine", m, err)
+	}
+	if err := p.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+		t.Fatalf("BestMove of the same position played = %v, %v; want %v", m, err, firstLegal(g))
 	}
 }
