@@ -86,7 +86,13 @@ func describe(g *core.Game, m core.Move) string {
 	return uhp.FormatMove(m, g)
 }
 
-func describeGame(g *core.Game) string { return uhp.Describe(g).String() }
+func describeGame(g *core.Game) string {
+	gs, err := uhp.Describe(g)
+	if err != nil {
+		return err.Error()
+	}
+	return gs.String()
+}
 
 func TestWinInOne(t *testing.T) {
 	g := load(t, winInOne)
@@ -152,7 +158,7 @@ func TestAlwaysLegal(t *testing.T) {
 			for _, lim := range []ai.Limits{{Depth: 2}, {Time: 20 * time.Millisecond}} {
 				info := s.Search(context.Background(), g, lim, nil)
 				if info.Move == core.NoMove || !g.Legal(info.Move) {
-					t.Fatalf("type %d position %d %+v: illegal move %v in %s", gt, i, lim, info.Move, uhp.Describe(g))
+					t.Fatalf("type %d position %d %+v: illegal move %v in %s", gt, i, lim, info.Move, describeGame(g))
 				}
 			}
 		}

@@ -78,13 +78,15 @@ type Game struct {
 	inHand  [2]uint16 // slots not yet placed, per colour
 	onBoard uint32    // pieces on the board, one bit per piece
 
-	ply       int   // plies played, counting those of a set-up start position
-	startPly  int   // the ply of the start position
+	ply       int   // plies played, counting those before a set-up start position
 	lastMoved Piece // the piece the last turn moved or placed; it may not move now
 	result    Result
 	key       uint64 // PositionKey
 	startKey  uint64 // the PositionKey of the start position
-	history   []record
+	// start is the position the game was set up at (NewGameAt), nil for a
+	// game from the empty board; it is never changed, so clones share it.
+	start   *Position
+	history []record
 
 	gen generator
 }

@@ -143,18 +143,21 @@ const (
 
 // placeable returns the slots of the pieces the side to move may place now,
 // one bit per slot: the lowest-numbered piece in hand of each bug, no Queen
-// on a player's first turn (the tournament opening), and only the Queen on
-// the fourth turn of a player who has not placed it yet.
+// on a player's first turn (the tournament opening), and only the Queen from
+// the fourth turn on of a player who has not placed it yet. "From the fourth
+// turn on", not only on it: a player who had nowhere to place the Queen on
+// the fourth turn passed, and places it as soon as there is room, so that
+// no player ever has four pieces on the board without their Queen (the
+// reference engine lets another bug come in on the fifth turn then; the
+// difference shows only after such a pass, which perft never reaches).
 func (g *Game) placeable(me Color) uint16 {
 	hand := g.inHand[me]
 	lowest := hand &^ (hand<<1&notFirstSlot | hand<<2&thirdSlot)
-	switch g.ply / 2 {
-	case 0:
+	switch ownTurn := g.ply / 2; {
+	case ownTurn == 0:
 		return lowest &^ 1
-	case 3:
-		if hand&1 != 0 {
-			return 1
-		}
+	case ownTurn >= 3 && hand&1 != 0:
+		return 1
 	}
 	return lowest
 }

@@ -63,7 +63,7 @@ func (g *Game) explain(m Move) error {
 		return ruleError("You can't play your Queen Bee on your first turn.")
 	}
 	if g.InHand(queenOf(me)) {
-		if ownTurn == 3 && p.Bug() != Queen {
+		if ownTurn >= 3 && p.Bug() != Queen {
 			return ruleError("You must play your Queen Bee on or before your fourth turn.")
 		}
 		if !g.InHand(p) {

@@ -192,7 +192,11 @@ func dump(g *core.Game) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "\n\t%s", uhp.Describe(g))
+	if gs, err := uhp.Describe(g); err == nil {
+		fmt.Fprintf(&b, "\n\t%s", gs)
+	} else {
+		fmt.Fprintf(&b, "\n\tset up at %+v, then %d moves", g.StartPosition(), g.MovesPlayed())
+	}
 	return b.String()
 }
 

@@ -25,7 +25,9 @@ type Engine interface {
 	// the engine.
 	Options() []*engine.Option
 	// NewGame makes the engine's game a copy of g, a new game or any
-	// position reached by play.
+	// position reached by play, or a game set up from a position
+	// (core.NewGameAt), which a UHP engine cannot be given: its BestMove
+	// then fails with uhp.ErrSetUp.
 	NewGame(ctx context.Context, g *core.Game) error
 	// Play plays a legal move of the engine's game.
 	Play(ctx context.Context, m core.Move) error

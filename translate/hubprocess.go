@@ -292,9 +292,9 @@ func (p *HubProcess) init(ctx context.Context) error {
 func (p *HubProcess) Options() []*engine.Option { return p.options }
 
 // sameGame reports whether b is the game a went on to, or came back to:
-// one's moves start the other's.
+// both start from one position, and one's moves start the other's.
 func sameGame(a, b *core.Game) bool {
-	if a == nil || a.Type() != b.Type() {
+	if a == nil || a.Type() != b.Type() || a.StartKey() != b.StartKey() {
 		return false
 	}
 	return related(a.History(), b.History())

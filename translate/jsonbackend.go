@@ -163,7 +163,7 @@ func (m *JSONModule) Options() []*engine.Option { return nil }
 func (m *JSONModule) NewGame(_ context.Context, g *core.Game) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.game == nil || m.game.Type() != g.Type() || !related(m.game.History(), g.History()) {
+	if m.game == nil || m.game.Type() != g.Type() || m.game.StartKey() != g.StartKey() || !related(m.game.History(), g.History()) {
 		m.gameID = m.nextID()
 	}
 	m.game = g.Clone()

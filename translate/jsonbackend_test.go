@@ -347,3 +347,61 @@ func TestJSONModuleRequests(t *testing.T) {
 		t.Errorf("new game: game %s (first %s), turn %d", req.GameID, firstGame, req.GameState.TurnNumber)
 	}
 }
+
+// TestJSONModuleSetUp: a game set up from a position (a Hub GUI's pos
+// board=, say) is sent to the module as a game_state without turn_history,
+// the board as it stands; the module's turn is read in that state's
+// coordinates; and a second set-up game, even with no move in either, is
+// another game, with another game_id.
+func TestJSONModuleSetUp(t *testing.T) {
+	fake := startModule(t, "good")
+	e, err := translate.Open(context.Background(), fake.spec(), jsonConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	played := midGame(t)
+	g, err := core.NewGameAt(played.CurrentPosition())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	g.Play(l.At(l.Len() - 1))
+	if err := e.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.BestMove(ctx, engine.Limit{Depth: 1}, nil)
+	if err != nil || !g.Legal(m) {
+		t.Fatalf("BestMove = %v, %v; want a legal move", m, err)
+	}
+	req := fake.lastRequest()
+	if req.GameState.TurnHistory != nil || req.GameState.TurnNumber != g.Ply() {
+		t.Errorf("the request of a set-up game has %d turns of history, turn_number %d", len(req.GameState.TurnHistory), req.GameState.TurnNumber)
+	}
+	rebuilt, err := hivejson.GameOf(req.GameState)
+	if err != nil || !rebuilt.SetUp() || rebuilt.Ply() != g.Ply() {
+		t.Fatalf("the request's game_state does not rebuild as a set-up game: %v", err)
+	}
+	// The fake answers the first offered turn: the move of that turn in g.
+	want, err := hivejson.MoveOf(req.GameState.PossibleTurns.Turns()[0], g)
+	if err != nil || m != want {
+		t.Errorf("BestMove = %v, want %v (%v)", m, want, err)
+	}
+	first := req.GameID
+	other, err := core.NewGameAt(midGame(t).CurrentPosition())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.GenerateMoves(&l)
+	other.Play(l.At(0))
+	other2, _ := core.NewGameAt(other.CurrentPosition())
+	e.NewGame(ctx, other2)
+	if _, err := e.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fake.lastRequest().GameID == first {
+		t.Errorf("another set-up game kept the game_id %s", first)
+	}
+}

@@ -282,8 +282,13 @@ func (p *UHPProcess) Options() []*engine.Option { return p.options }
 // before a whole GameString is cheaper.
 const maxReplay = 4
 
-// sync brings the engine's game in step with the wanted one.
+// sync brings the engine's game in step with the wanted one. A game set up
+// from a position cannot be: UHP has no set-up form, and newgame takes only
+// a GameString, the moves from the empty board (uhp.ErrSetUp).
 func (p *UHPProcess) sync(ctx context.Context) error {
+	if p.want.SetUp() {
+		return fmt.Errorf("engine %s cannot be given this game: %w", p.info.ID, uhp.ErrSetUp)
+	}
 	want := p.want.History()
 	if p.inStep && p.haveFor == p.want.Type() {
 		switch {
@@ -325,7 +330,10 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 		p.log.Warn().Err(prior).Msg("engine lost step; sending the whole game")
 	}
 	p.stated = false
-	gs := uhp.Describe(p.want)
+	gs, err := uhp.Describe(p.want)
+	if err != nil {
+		return fmt.Errorf("engine %s cannot be given this game: %w", p.info.ID, err)
+	}
 	arg := gs.String()
 	if len(gs.Moves) == 0 {
 		arg = uhp.FormatGameType(gs.Type)
@@ -368,8 +376,9 @@ func (p *UHPProcess) noteVerdict(answer []string, pos *core.Game) {
 		return
 	}
 	p.disagreedIn = history
+	described, _ := uhp.Describe(pos) // the engine's game: never a set-up one (see sync)
 	p.log.Warn().Str("engine_state", gs.State.String()).Str("hivebridge_state", uhp.StateOf(pos).String()).
-		Str("position", uhp.Describe(pos).String()).
+		Str("position", described.String()).
 		Msg("the engine's own verdict of the game differs from hivebridge's; hivebridge's stands")
 }
 

@@ -252,7 +252,11 @@ func TestEngineOwnVerdict(t *testing.T) {
 	if n := warnings(); n != 1 {
 		t.Fatalf("%d warnings, want 1:\n%s", n, logs)
 	}
-	for _, want := range []string{`"engine_state":"Draw"`, `"hivebridge_state":"InProgress"`, `"position":` + strconv.Quote(uhp.Describe(g).String())} {
+	described, err := uhp.Describe(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"engine_state":"Draw"`, `"hivebridge_state":"InProgress"`, `"position":` + strconv.Quote(described.String())} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("the warning does not say %s:\n%s", want, logs)
 		}
@@ -322,7 +326,7 @@ func TestProxyKeepsItsVerdict(t *testing.T) {
 		t.Helper()
 		text := uhp.FormatMove(m, g)
 		g.Play(m)
-		if got, want := do("play " + text)[0], uhp.Describe(g).String(); got != want {
+		if got, want := do("play " + text)[0], mustDescribe(t, g).String(); got != want {
 			t.Fatalf("play %s answered %s, want hivebridge's %s", text, got, want)
 		}
 	}
@@ -551,4 +555,14 @@ func TestInterruptCrossingAnswer(t *testing.T) {
 	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove after the interrupt = %v, %v; want the move", m, err)
 	}
+}
+
+// mustDescribe returns the GameString of g, a game from the empty board.
+func mustDescribe(tb testing.TB, g *core.Game) uhp.GameString {
+	tb.Helper()
+	gs, err := uhp.Describe(g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return gs
 }

@@ -214,7 +214,7 @@ func TestServeConcurrentSessions(t *testing.T) {
 			}
 			text := uhp.FormatMove(m, g)
 			g.Play(m)
-			if got := do("play " + text); len(got) != 1 || got[0] != uhp.Describe(g).String() {
+			if got := do("play " + text); len(got) != 1 || got[0] != mustDescribe(t, g).String() {
 				errs <- fmt.Errorf("play %s answered %q", text, got)
 				return
 			}

@@ -23,14 +23,17 @@
 // There is no game-end message on the wire: the end of a game shows only in
 // a game_state, as game_over, winner, is_draw and a null possible_turns.
 //
-// One thing the core does not offer yet, and how this package does
-// without it: a game from a position with no history. GameOf rebuilds a
-// game by playing its turn_history, which real peers always send; a state
-// without one is refused (ErrNoHistory). A core set-up API would lift
-// that: something like core.NewGameAt(t GameType, stacks [][]Piece at
-// cells, ply int, lastMoved Piece, opts ...GameOption) (*Game, error),
-// validating piece counts and a connected hive, with History empty and the
-// start position's hash kept for the repetition rule.
+// A game_state without turn_history (a saved puzzle, a controller that
+// sends only the board) is a set-up position: GameOf starts the game there
+// with core.NewGameAt, at the board's own positions, so that the turns
+// offered and answered keep the state's coordinates, and refuses a board
+// that play cannot reach (ErrBadBoard, with the core's reason). The wire
+// numbers no pieces and, without the history, cannot say which piece moved
+// last; GameOf numbers a player's pieces of one type in board order and
+// takes no piece to have moved last. The other way, StateOf writes a game
+// that was set up from a position (by a Hub GUI's pos board=, say) as such
+// a state, its board as it stands, since turn_history is "every ply" from
+// the empty board.
 //
 // The wire spells a throw by the Pillbug differently from a piece's own
 // walk to the same cell; the core's Throws and GenerateOwnMoves list the

@@ -75,13 +75,14 @@ func jsonValue(t *testing.T, b []byte) any {
 	return v
 }
 
-// FuzzGameStateDecode decodes arbitrary JSON as a game_state. It must never
-// panic, and a state that rebuilds into a game must round-trip: the game's
+// FuzzGameStateDecode decodes arbitrary JSON as a game_state, with or
+// without turn_history (a set-up position). It must never panic, and a
+// state that rebuilds into a game must round-trip: the game's
 // own state agrees with it in everything GameOf checks, rebuilds into the
 // same game, and is written the same way twice; the turns it offers are
 // the legal ones among its possible_turns.
 func FuzzGameStateDecode(f *testing.F) {
-	for _, name := range []string{"choose_turn_midgame.json", "choose_turn_pillbug.json"} {
+	for _, name := range []string{"choose_turn_midgame.json", "choose_turn_pillbug.json", "choose_turn_setup_opening.json", "choose_turn_setup_win.json"} {
 		var req ChooseTurnRequest
 		if err := json.Unmarshal(readFixture(f, name), &req); err != nil {
 			f.Fatal(err)
@@ -98,6 +99,9 @@ func FuzzGameStateDecode(f *testing.F) {
 		g := randomGame(typ, 3, 12+4*int(typ), nil)
 		s, _ := StateOf(g)
 		b, _ := json.Marshal(s)
+		f.Add(b)
+		s.TurnHistory = nil // the same position, set up
+		b, _ = json.Marshal(s)
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -317,7 +317,10 @@ func TestServerUnanswerable(t *testing.T) {
 		words string
 	}{
 		{"inconsistent", func(r *ChooseTurnRequest) { r.GameState.PlayerTurn = ColorBlack }, "player_turn"},
-		{"no history", func(r *ChooseTurnRequest) { r.GameState.TurnHistory = nil }, "turn_history"},
+		{"board no game reaches", func(r *ChooseTurnRequest) {
+			r.GameState.TurnHistory = nil
+			r.GameState.Board.Pieces["40,0"] = []Piece{{ColorWhite, NameGrasshopper}}
+		}, "the hive is split"},
 		{"nothing legal offered", func(r *ChooseTurnRequest) {
 			r.GameState.PossibleTurns = &PossibleTurns{Movement: map[string][]string{"0,0": {"40,0"}}}
 		}, "offers no turn"},

@@ -2,6 +2,7 @@ package hivejson
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,8 +27,9 @@ type GameState struct {
 	// CreationParameters names the expansions in play.
 	CreationParameters CreationParameters `json:"creation_parameters"`
 	// TurnHistory holds "every ply, in reply form" (wire doc), oldest
-	// first. It is what tells the pieces apart (see GameOf).
-	TurnHistory []Turn `json:"turn_history"`
+	// first. It is what tells the pieces apart (see GameOf). Without it
+	// (absent or null) the state is a set-up position: the board alone.
+	TurnHistory []Turn `json:"turn_history,omitzero"`
 	// PossibleTurns is "null once the game is over" (wire doc).
 	PossibleTurns *PossibleTurns `json:"possible_turns"`
 }
@@ -153,13 +155,13 @@ type PlacementTurns struct {
 
 // Errors of GameOf, wrapped with the details.
 const (
-	// ErrNoHistory: the game_state has no turn_history. The core builds a
-	// position only by playing it from the start, and without the history
-	// the pieces of one type cannot be told apart nor the piece that may
-	// not move this turn known; see GameOf.
-	ErrNoHistory Error = "hivejson: game_state has no turn_history to rebuild the game from"
-	// ErrInconsistent: the game_state contradicts its own turn history.
-	ErrInconsistent Error = "hivejson: game_state does not match its turn_history"
+	// ErrBadBoard: a game_state without turn_history whose board is no
+	// position of a game (see GameOf).
+	ErrBadBoard Error = "hivejson: game_state's board is no position a game can reach"
+	// ErrInconsistent: the game_state contradicts itself: its board, hands,
+	// turn or result are not what its turn history (or, without one, its
+	// board) makes them.
+	ErrInconsistent Error = "hivejson: game_state contradicts itself"
 	// ErrBadTurn: a turn that is malformed or illegal in its position.
 	ErrBadTurn Error = "hivejson: bad turn"
 )
@@ -169,10 +171,19 @@ const (
 // and correct (see PossibleTurnsOf). It follows g's history from its first
 // move, since that is where the wire's coordinates come from; g itself is
 // not touched.
+//
+// A game set up from a position (core.NewGameAt) has no turn_history on
+// the wire, which holds "every ply" from the empty board: its state is the
+// board as it stands now, as a peer that sends only the board would send
+// it. The piece moved last, which the wire cannot say without the history,
+// is still kept out of possible_turns.
 func StateOf(g *core.Game) (GameState, error) {
 	tr, hist, err := trackGame(g, true)
 	if err != nil {
 		return GameState{}, err
+	}
+	if g.SetUp() {
+		hist = nil
 	}
 	g = tr.g
 	s := GameState{
@@ -225,6 +236,16 @@ func handOf(g *core.Game, c core.Color) Hand {
 // requires them to be placed. A Movement moves the top piece of its
 // source.
 //
+// A state without turn_history (absent or null) is a set-up position (see
+// setUp): the board, the hands and the turn are all there is, and the game
+// starts there, with no history. The wire does not number pieces, so a
+// player's pieces of one type are numbered in the order of their
+// positions (by row, then column, each stack from the bottom up); and it
+// cannot say which piece moved last, so none is taken to have (with the
+// Pillbug, a server answers only with turns the controller offered, so
+// that is safe). A board that play cannot reach is refused with
+// ErrBadBoard and the core's reason (core.NewGameAt).
+//
 // The game is made with opts, after core.RepetitionDraw(false): neither
 // the spec nor the wire doc knows a draw by repetition (the wire doc lists
 // how the original controller's rules differ from Hive's, and ends games
@@ -232,17 +253,24 @@ func handOf(g *core.Game, c core.Color) Hand {
 // replay, which it would not if the core declared a draw halfway through
 // it. Pass core.RepetitionDraw(true) to judge repetitions as the core does
 // by default (StateOf of a game drawn by repetition needs it to rebuild).
-//
-// A state without turn_history (absent or null) rebuilds only at the start
-// of a game; otherwise GameOf fails with ErrNoHistory, since the core has
-// no way yet to set up a position without playing it.
 func GameOf(s GameState, opts ...core.GameOption) (*core.Game, error) {
 	t := s.CreationParameters.GameType()
-	tr := newTracker(t, append([]core.GameOption{core.RepetitionDraw(false)}, opts...)...)
-	if s.TurnHistory == nil && (s.TurnNumber != 0 || len(s.Board.Pieces) != 0) {
-		return nil, fmt.Errorf("%w (turn_number %d, %d occupied positions); the core needs a set-up API for this",
-			ErrNoHistory, s.TurnNumber, len(s.Board.Pieces))
+	opts = append([]core.GameOption{core.RepetitionDraw(false)}, opts...)
+	if s.TurnHistory == nil {
+		g, err := setUp(s, opts...)
+		if err != nil {
+			return nil, err
+		}
+		tr, _, err := trackGame(g, false)
+		if err != nil {
+			return nil, err
+		}
+		if err := tr.check(s, "the board"); err != nil {
+			return nil, err
+		}
+		return g, nil
 	}
+	tr := newTracker(t, opts...)
 	if len(s.TurnHistory) != s.TurnNumber {
 		return nil, fmt.Errorf("%w: turn_number is %d but turn_history has %d turns",
 			ErrInconsistent, s.TurnNumber, len(s.TurnHistory))
@@ -256,20 +284,89 @@ func GameOf(s GameState, opts ...core.GameOption) (*core.Game, error) {
 			return nil, fmt.Errorf("turn_history[%d]: %w", i, err)
 		}
 	}
-	if err := tr.check(s); err != nil {
+	if err := tr.check(s, "the history"); err != nil {
 		return nil, err
 	}
 	return tr.g, nil
 }
 
-// check compares the tracked game with the rest of the state.
-func (tr *tracker) check(s GameState) error {
+// setUp returns the game that starts at the board of s, a state without
+// turn_history (see GameOf).
+func setUp(s GameState, opts ...core.GameOption) (*core.Game, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrBadBoard}, args...)...)
+	}
+	toMove, ok := parseColor(s.PlayerTurn)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: player_turn is %q, not White or Black", ErrInconsistent, s.PlayerTurn)
+	case s.TurnNumber < 0:
+		return nil, bad("turn_number is %d; it counts plies from 0", s.TurnNumber)
+	case core.Color(s.TurnNumber&1) != toMove:
+		return nil, fmt.Errorf("%w: player_turn is %s, but turn_number %d (plies from 0) makes it %s's turn",
+			ErrInconsistent, s.PlayerTurn, s.TurnNumber, ColorName(core.Color(s.TurnNumber&1)))
+	}
+	t := s.CreationParameters.GameType()
+	positions := make([]Pos, 0, len(s.Board.Pieces))
+	stackAt := make(map[Pos][]Piece, len(s.Board.Pieces))
+	for key, stack := range s.Board.Pieces {
+		p, err := ParsePos(key)
+		if err != nil {
+			return nil, bad("board: %v", err)
+		}
+		if _, dup := stackAt[p]; dup {
+			return nil, fmt.Errorf("%w: board: position %s is listed twice", ErrInconsistent, p)
+		}
+		if len(stack) == 0 {
+			return nil, bad("board: position %s holds an empty stack", p)
+		}
+		positions = append(positions, p)
+		stackAt[p] = stack
+	}
+	slices.SortFunc(positions, func(a, b Pos) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
+	var count [2][core.NumBugs]int
+	pos := core.Position{Type: t, ToMove: toMove, Turn: s.TurnNumber/2 + 1, LastMoved: core.NoPiece}
+	for _, at := range positions {
+		a := at.axial()
+		st := core.Stack{Q: a.q, R: a.r}
+		for _, piece := range stackAt[at] {
+			c, ok := parseColor(piece.Color)
+			if !ok {
+				return nil, bad("board: position %s holds a piece of colour %q, not White or Black", at, piece.Color)
+			}
+			b, ok := ParseBug(piece.Type)
+			if !ok {
+				return nil, bad("board: position %s holds a piece of unknown type %q", at, piece.Type)
+			}
+			if !t.Has(b) {
+				return nil, bad("board: position %s holds a %s %s, which creation_parameters leave out of the game", at, piece.Color, piece.Type)
+			}
+			count[c][b]++
+			n := count[c][b]
+			if n > core.BugCount(b) {
+				return nil, bad("board: %s has more than %d %s on the board, the number a player owns", piece.Color, core.BugCount(b), piece.Type)
+			}
+			p, _ := core.MakePiece(c, b, n)
+			st.Pieces = append(st.Pieces, p)
+		}
+		pos.Stacks = append(pos.Stacks, st)
+	}
+	g, err := core.NewGameAt(pos, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v (pieces named as in UHP, numbered in board order)", ErrBadBoard, err)
+	}
+	return g, nil
+}
+
+// check compares the tracked game with the rest of the state; source says
+// what the game was built from, the history or the board.
+func (tr *tracker) check(s GameState, source string) error {
 	g := tr.g
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrInconsistent}, args...)...)
 	}
 	if c, ok := parseColor(s.PlayerTurn); !ok || c != g.ToMove() {
-		return bad("player_turn is %q, but after the history %s is to move", s.PlayerTurn, ColorName(g.ToMove()))
+		return bad("player_turn is %q, but after %s %s is to move", s.PlayerTurn, source, ColorName(g.ToMove()))
 	}
 	want := tr.stacks()
 	seen := make(map[Pos]bool, len(s.Board.Pieces))
@@ -283,12 +380,12 @@ func (tr *tracker) check(s GameState) error {
 		}
 		seen[p] = true
 		if !slices.Equal(stack, want[p]) {
-			return bad("board: %q holds %v, but the history leaves %v there", key, stack, want[p])
+			return bad("board: %q holds %v, but %s leaves %v there", key, stack, source, want[p])
 		}
 	}
 	for p, stack := range want {
 		if !seen[p] {
-			return bad("board: %q is missing; the history leaves %v there", p.String(), stack)
+			return bad("board: %q is missing; %s leaves %v there", p.String(), source, stack)
 		}
 	}
 	for c, h := range [2]Hand{s.Hands.White, s.Hands.Black} {
@@ -299,21 +396,21 @@ func (tr *tracker) check(s GameState) error {
 				return bad("hands: %s: unknown piece type %q", ColorName(color), name)
 			}
 			if n != have[name] {
-				return bad("hands: %s has %d %s in hand, but the history leaves %d", ColorName(color), n, name, have[name])
+				return bad("hands: %s has %d %s in hand, but %s leaves %d", ColorName(color), n, name, source, have[name])
 			}
 		}
 		for name, n := range have {
 			if _, ok := h[name]; !ok && n != 0 {
-				return bad("hands: %s lacks %s, but the history leaves %d in hand", ColorName(color), name, n)
+				return bad("hands: %s lacks %s, but %s leaves %d in hand", ColorName(color), name, source, n)
 			}
 		}
 	}
 	r := g.Result()
 	if s.GameOver != g.Over() {
-		return bad("game_over is %v, but after the history it is %v", s.GameOver, g.Over())
+		return bad("game_over is %v, but after %s it is %v", s.GameOver, source, g.Over())
 	}
 	if s.IsDraw != (r == core.Draw) {
-		return bad("is_draw is %v, but after the history it is %v", s.IsDraw, r == core.Draw)
+		return bad("is_draw is %v, but after %s it is %v", s.IsDraw, source, r == core.Draw)
 	}
 	winner := ""
 	switch r {
@@ -323,7 +420,7 @@ func (tr *tracker) check(s GameState) error {
 		winner = ColorBlack
 	}
 	if s.Winner.Color != winner {
-		return bad("winner is %q, but after the history it is %q", s.Winner.Color, winner)
+		return bad("winner is %q, but after %s it is %q", s.Winner.Color, source, winner)
 	}
 	return nil
 }
@@ -363,8 +460,9 @@ func MoveOf(t Turn, g *core.Game) (core.Move, error) {
 }
 
 // tracker follows a game from its first move and measures the absolute
-// position of every piece: the first piece stands at axial (0, 0), and
-// every later destination is found from a piece next to it. Walking from
+// position of every piece: the first piece stands at axial (0, 0), or the
+// pieces of a set-up game where they were set up, and every later
+// destination is found from a piece next to it. Walking from
 // neighbour to neighbour is the only way to read coordinates off the
 // core's board, whose 1024 cells wrap around.
 type tracker struct {
@@ -377,18 +475,22 @@ func newTracker(t core.GameType, opts ...core.GameOption) *tracker {
 	return &tracker{g: core.NewGame(t, opts...)}
 }
 
-// trackGame follows g's history in a copy of g. With history set it spells
-// each turn of the history. It fails if g does not start from the empty
-// board.
+// trackGame follows g's history in a copy of g, from its start: the empty
+// board, or the position it was set up at, whose pieces stand at the axial
+// coordinates they were set up with (GameOf sets a board up at its own
+// positions, so that the coordinates of its turns are the state's). With
+// history set it spells each turn of the history.
 func trackGame(g *core.Game, history bool) (*tracker, []Turn, error) {
 	start := g.Clone()
 	for start.MovesPlayed() > 0 {
 		start.Undo()
 	}
-	if start.OnBoard() != 0 || start.Ply() != 0 {
-		return nil, nil, errors.New("hivejson: the game does not start from the empty board, so the wire's coordinates cannot be measured")
-	}
 	tr := &tracker{g: start}
+	for _, st := range start.StartPosition().Stacks {
+		for _, p := range st.Pieces {
+			tr.at[p] = axial{st.Q, st.R}
+		}
+	}
 	var turns []Turn
 	if history {
 		turns = make([]Turn, 0, g.MovesPlayed())

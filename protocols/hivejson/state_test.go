@@ -237,8 +237,9 @@ func TestPos(t *testing.T) {
 	}
 }
 
-// TestGameOfErrors checks that a state that contradicts its history, or
-// has none, is refused with words that say what is wrong.
+// TestGameOfErrors checks that a state that contradicts its history is
+// refused with words that say what is wrong (a state without one is a
+// set-up position: see TestSetUpErrors).
 func TestGameOfErrors(t *testing.T) {
 	g := randomGame(core.WithPillbug|core.WithMosquito, 7, 30, nil)
 	base, err := StateOf(g)
@@ -268,7 +269,6 @@ func TestGameOfErrors(t *testing.T) {
 		is    error
 		words []string
 	}{
-		{"no history", func(s *GameState) { s.TurnHistory = nil }, ErrNoHistory, []string{"turn_history", "set-up"}},
 		{"short history", func(s *GameState) { s.TurnHistory = s.TurnHistory[:5] }, ErrInconsistent, []string{"turn_number", "5"}},
 		{"player", func(s *GameState) { s.PlayerTurn = ColorBlack }, ErrInconsistent, []string{"player_turn"}},
 		{"player name", func(s *GameState) { s.PlayerTurn = "white" }, ErrInconsistent, []string{"player_turn", `"white"`}},

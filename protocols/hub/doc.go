@@ -21,6 +21,7 @@
 //     are UHP MoveStrings (package uhp), a position is a game type plus the
 //     moves from the start, a score a real number with forced results at
 //     ±(1000-N).
+//   - board.go: hivebridge's board= form of pos (see Set-up positions).
 //
 // On these codecs stand the two sides of a conversation, and what they
 // share:
@@ -38,6 +39,41 @@
 //   - params.go: engine parameters to and from UHP options (SettingOf,
 //     OptionOf), so that a backend's options are a Hub GUI's parameters
 //     and a Hub engine's parameters are --engine-option's.
+//
+// # Set-up positions
+//
+// hub-hive.md gives a position as a game type and the moves from the
+// start. A puzzle, or a GUI that holds only a board, has no such moves;
+// hivebridge adds a board= form beside moves=, in the dialect's spirit of
+// plain text on one line:
+//
+//	pos [variant=<GameType>] board=<stacks> turn=<TurnString> [last=<piece>] [moves="<m1>;<m2>;..."]
+//
+// board= lists the occupied cells separated by ';', each written
+// q,r:<piece>/<piece>/..., the stack from its bottom piece up, in UHP piece
+// names (wQ, bS1, wB2). q and r are axial coordinates: from the cell q,r,
+// q+1,r is the neighbour to the east (where UHP's "X ref-" puts X), q,r+1
+// to the south-east ("X ref\"), q-1,r+1 to the south-west ("X /ref"),
+// q-1,r to the west ("X -ref"), q,r-1 to the north-west ("X \ref") and
+// q+1,r-1 to the north-east ("X ref/"). Where the hive stands does not
+// matter, only how its cells touch. turn= is a UHP TurnString, White[5] or
+// Black[12]: the side to move and its turn number, which counts passes, so
+// it may be higher than the pieces need but never lower. last= names the
+// piece the previous turn moved, placed or threw, which, with the Pillbug,
+// may neither move nor be thrown now; it is left out when there is none or
+// it is not known. moves=, if given, are played from the board as from the
+// start of a game. After wS1; bS1 wS1-; wQ -wS1; bQ bS1-; wG1 -wQ;
+// bB1 bS1/; wA1 /wQ; bB1 bS1; wA1 wS1\; bB1 wS1, in which the Black Beetle
+// came in and climbed over its own Spider onto the White one, it is
+//
+//	pos variant=Base board=-2,0:wG1;-1,0:wQ;0,0:wS1/bB1;1,0:bS1;2,0:bQ;0,1:wA1 turn=White[6] last=bB1
+//
+// The value has no blank, so it needs no quotes. Load checks the board
+// with core.NewGameAt: one that play cannot reach gets error
+// message="board=: <why>" and the previous position is kept. PosOf writes a
+// game that was set up from a board in this form, with the moves played
+// since, so a GUI gets back what it sent (GamePosOf too: a GameString
+// cannot hold a board, see uhp.ErrSetUp).
 //
 // The package keeps no state of its own: everything is a value, or belongs
 // to the Session or Client that holds it.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/hub"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // lineSeeds returns lines of every shape the spec and the dialect show,
@@ -93,12 +92,18 @@ func FuzzHivePosition(f *testing.F) {
 		`pos moves="wS1;bG1 -wS1;bG1 -wS1"`, `pos moves="wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 wQ\;bB1 bQ/;wB1 wQ"`,
 		`pos game="Base;InProgress;White[2];wS1;bS1"`, "pos variant=base+plm", `pos moves="pass"`,
 		`pos variant=Base moves="wS1;;bS1"`, "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
+		"pos variant=Base board=-1,0:wQ;0,0:wS1/bB1;1,0:bS1;2,0:bQ turn=White[4] last=bB1",
+		`pos variant=Base+P board=-1,0:wQ;0,0:wS1;1,0:bS1;2,0:bQ;-1,1:wP;0,1:bA1 turn=White[4] moves="wP -wQ"`,
+		"pos board=0,0:wS1;2,0:bS1 turn=White[2]", "pos board= turn=White[1]", "pos board=0,0:wQ turn=Black[1] last=wQ",
 	} {
 		f.Add(s)
 	}
 	for _, g := range randomGames(f) {
 		f.Add(hub.PosOf(g).Line().String())
 		f.Add(hub.GamePosOf(g).Line().String())
+		if s, err := core.NewGameAt(g.CurrentPosition()); err == nil {
+			f.Add(hub.PosOf(s).Line().String())
+		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := hub.Parse(s)
@@ -119,8 +124,13 @@ func FuzzHivePosition(f *testing.F) {
 		g, err := p.Load(fuzzDefault)
 		if err != nil {
 			var me *hub.MoveError
-			if g != nil || !errors.As(err, &me) || me.Index < 1 || me.Index > len(p.Moves) {
-				t.Fatalf("%q: Load = %v, %v; want no game and a *MoveError naming a move", s, g != nil, err)
+			var se *core.SetUpError
+			switch {
+			case g != nil:
+				t.Fatalf("%q: Load gave a game and the error %v", s, err)
+			case p.Board != nil && errors.As(err, &se):
+			case !errors.As(err, &me) || me.Index < 1 || me.Index > len(p.Moves):
+				t.Fatalf("%q: Load = %v; want a *MoveError naming a move, or a board's *core.SetUpError", s, err)
 			}
 			return
 		}
@@ -139,9 +149,31 @@ func FuzzHivePosition(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%q: %q does not load: %v", s, text, err)
 			}
-			if !sameGame(g2, g) {
-				t.Fatalf("%q: %q loads as %s, want %s", s, text, uhp.Describe(g2), uhp.Describe(g))
+			if !sameGame(g2, g) || g2.StartKey() != g.StartKey() {
+				t.Fatalf("%q: %q loads as %s, want %s", s, text, hub.PosOf(g2).Line(), hub.PosOf(g).Line())
 			}
+		}
+	})
+}
+
+// FuzzParseBoard reads random board= values: an error or stacks that are
+// written back as a value that reads the same, never a panic.
+func FuzzParseBoard(f *testing.F) {
+	for _, s := range []string{
+		"", "0,0:wS1", "-1,0:wQ;0,0:wS1/bB1;1,0:bS1;2,-1:bQ", " 10,-20 : wq ; 11,-20:bA3/Wb2 ", "0,0:wS1;",
+		"0,0", "0:wS1", "0,+1:wS1", "0,1234567:wS1", "0,0:", "0,0:wS1//wB1", "0,0:wS3", "-,-:wQ", "0,0:wQ;0,0:wQ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		stacks, err := hub.ParseBoard(s)
+		if err != nil {
+			return
+		}
+		text := hub.FormatBoard(stacks)
+		back, err := hub.ParseBoard(text)
+		if err != nil || !reflect.DeepEqual(back, stacks) || hub.FormatBoard(back) != text {
+			t.Fatalf("%q reads as %v, written %q, which reads as %v, %v", s, stacks, text, back, err)
 		}
 	})
 }

@@ -171,33 +171,51 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // reference engine, recomputes state and turn from the moves rather than
 // trusting them (hub-hive.md's own example says White[3] after three moves,
 // when Black is to play).
+//
+// Board, when not nil, is hivebridge's board= form (see Set-up positions in
+// the package documentation): the moves are then played from that board
+// rather than from the empty one.
 type Pos struct {
 	Variant        core.GameType
 	DefaultVariant bool     // neither variant= nor game=: the engine's variant parameter applies
-	Moves          []string // UHP MoveStrings from the start of the game, nil for none
+	Board          *Board   // board=, turn= and last=: the position the moves start from
+	Moves          []string // UHP MoveStrings from the start of the game (the board, if any), nil for none
 	AsGame         bool     // written as game=<GameString>
 	State          uhp.GameState
 	Turn           uhp.Turn
 }
 
 // PosOf returns the position of g in the form variant=... moves=..., each
-// move in the canonical spelling. The variant is always written: the
-// peer's default may not be g's.
+// move in the canonical spelling, after board=... turn=... [last=...] for
+// a game set up from a position. The variant is always written: the peer's
+// default may not be g's.
 func PosOf(g *core.Game) Pos {
-	gs := uhp.Describe(g)
+	if g.SetUp() {
+		return Pos{Variant: g.Type(), Board: boardOf(g), Moves: WriteMoves(startOf(g), g.History())}
+	}
+	gs, _ := uhp.Describe(g) // a game from the empty board always has one
 	return Pos{Variant: gs.Type, Moves: gs.Moves}
 }
 
-// GamePosOf returns the position of g in the form game=<GameString>.
+// GamePosOf returns the position of g in the form game=<GameString>, or,
+// for a game set up from a position, which has no GameString (see
+// uhp.ErrSetUp), in the board= form of PosOf.
 func GamePosOf(g *core.Game) Pos {
-	gs := uhp.Describe(g)
+	gs, err := uhp.Describe(g)
+	if err != nil {
+		return PosOf(g)
+	}
 	return Pos{Variant: gs.Type, Moves: gs.Moves, AsGame: true, State: gs.State, Turn: gs.Turn}
 }
 
 // GameString returns the position as a UHP GameString. For a position in
 // the variant=/moves= form, the state and turn are those of a game in
-// progress after the moves, which Load is the one to check.
-func (p Pos) GameString() uhp.GameString {
+// progress after the moves, which Load is the one to check. A position
+// with a board has none: uhp.ErrSetUp.
+func (p Pos) GameString() (uhp.GameString, error) {
+	if p.Board != nil {
+		return uhp.GameString{}, uhp.ErrSetUp
+	}
 	gs := uhp.GameString{Type: p.Variant, State: p.State, Turn: p.Turn, Moves: p.Moves}
 	if !p.AsGame {
 		gs.State = uhp.InProgress
@@ -206,19 +224,23 @@ func (p Pos) GameString() uhp.GameString {
 		}
 		gs.Turn = uhp.Turn{Color: core.Color(len(p.Moves) & 1), Number: len(p.Moves)/2 + 1}
 	}
-	return gs
+	return gs, nil
 }
 
 // Line writes the command: pos game="<GameString>" when AsGame, and
-// otherwise pos [variant=<GameTypeString>] [moves="<m1>;<m2>;..."], with
-// no moves= for the start position.
+// otherwise pos [variant=<GameTypeString>] [board=<stacks> turn=<TurnString>
+// [last=<piece>]] [moves="<m1>;<m2>;..."], with no moves= when there are
+// none.
 func (p Pos) Line() Line {
-	if p.AsGame {
-		return New(CmdPos, Pair("game", p.GameString().String()))
+	if gs, err := p.GameString(); err == nil && p.AsGame {
+		return New(CmdPos, Pair("game", gs.String()))
 	}
 	var args []Arg
 	if !p.DefaultVariant {
 		args = append(args, Pair("variant", uhp.FormatGameType(p.Variant)))
+	}
+	if p.Board != nil {
+		args = append(args, p.Board.args()...)
 	}
 	if len(p.Moves) > 0 {
 		args = append(args, Pair("moves", FormatMoveList(p.Moves)))
@@ -227,10 +249,11 @@ func (p Pos) Line() Line {
 }
 
 // ParsePos reads the command pos. It checks the syntax of the game type,
-// of the GameString and of the move list; whether the moves can be played
-// is for Load to say. Both forms at once is an error, and so is Hub's own
-// pos=, a draughts position that cannot describe a Hive game: ignoring it,
-// as an unknown argument, would search the wrong position.
+// of the GameString, of the board and of the move list; whether the board
+// and the moves can be played is for Load to say. game= with any other
+// form is an error, and so is Hub's own pos=, a draughts position that
+// cannot describe a Hive game: ignoring it, as an unknown argument, would
+// search the wrong position.
 func ParsePos(l Line) (Pos, error) {
 	if err := expect(l, CmdPos); err != nil {
 		return Pos{}, err
@@ -248,11 +271,15 @@ func ParsePos(l Line) (Pos, error) {
 		return Pos{}, err
 	}
 	if l.Has("pos") {
-		return Pos{}, errors.New("pos: pos= is a draughts position; a Hive position is variant=<GameType> moves=\"<m1>;<m2>;...\", or game=<GameString>")
+		return Pos{}, errors.New("pos: pos= is a draughts position; a Hive position is variant=<GameType> moves=\"<m1>;<m2>;...\", or game=<GameString>, or variant= board=<stacks> turn=<TurnString>")
+	}
+	board, err := parseBoardArgs(l)
+	if err != nil {
+		return Pos{}, err
 	}
 	if hasGame {
-		if hasVariant || hasMoves {
-			return Pos{}, errors.New("pos: give either game=<GameString> or variant= and moves=, not both")
+		if hasVariant || hasMoves || board != nil {
+			return Pos{}, errors.New("pos: give either game=<GameString> or variant= and moves= (and board=), not both")
 		}
 		gs, err := uhp.ParseGameString(game)
 		if err != nil {
@@ -260,7 +287,7 @@ func ParsePos(l Line) (Pos, error) {
 		}
 		return Pos{Variant: gs.Type, Moves: gs.Moves, AsGame: true, State: gs.State, Turn: gs.Turn}, nil
 	}
-	var p Pos
+	p := Pos{Board: board}
 	if hasVariant {
 		if p.Variant, err = uhp.ParseGameType(variant); err != nil {
 			return Pos{}, fmt.Errorf("pos: variant=: %w", err)
@@ -275,10 +302,11 @@ func ParsePos(l Line) (Pos, error) {
 }
 
 // Load plays the position's moves from the start of its game type, or of
-// defaultVariant when the line named none, checking every one. The error
-// is a *MoveError naming the first move that is unreadable or illegal,
-// after which the caller keeps its previous position (hub-hive.md: "the
-// previous position is kept").
+// defaultVariant when the line named none, or from its board, checking
+// every one. The error is a *MoveError naming the first move that is
+// unreadable or illegal, or, for a board that play cannot reach, "board=: "
+// and the *core.SetUpError that says why; after either the caller keeps its
+// previous position (hub-hive.md: "the previous position is kept").
 func (p Pos) Load(defaultVariant core.GameType, opts ...core.GameOption) (*core.Game, error) {
 	t := p.Variant
 	if p.DefaultVariant {
@@ -288,6 +316,12 @@ func (p Pos) Load(defaultVariant core.GameType, opts ...core.GameOption) (*core.
 		return nil, fmt.Errorf("game type %d does not exist", t)
 	}
 	g := core.NewGame(t, opts...)
+	if p.Board != nil {
+		var err error
+		if g, err = core.NewGameAt(p.Board.position(t), opts...); err != nil {
+			return nil, fmt.Errorf("board=: %w", err)
+		}
+	}
 	for i, text := range p.Moves {
 		if _, err := playText(g, i, text); err != nil {
 			return nil, err

@@ -248,7 +248,7 @@ func TestGameStringSpecExamples(t *testing.T) {
 			t.Errorf("Load(%q): %v", s, err)
 			continue
 		}
-		if got := uhp.Describe(g).String(); got != s {
+		if got := mustDescribe(t, g).String(); got != s {
 			t.Errorf("Describe(Load(%q)) = %q", s, got)
 		}
 		if g.Ply() != len(gs.Moves) {
@@ -287,13 +287,13 @@ func TestGameStringLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := uhp.Describe(g).String(), "Base+MLP;InProgress;White[2];wS1;bS1 wS1-"; got != want {
+	if got, want := mustDescribe(t, g).String(), "Base+MLP;InProgress;White[2];wS1;bS1 wS1-"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}
 
 	// Load recomputes the state and turn rather than trusting them.
 	g = load(t, "Base;NotStarted;White[1];wS1")
-	if got, want := uhp.Describe(g).String(), "Base;InProgress;Black[1];wS1"; got != want {
+	if got, want := mustDescribe(t, g).String(), "Base;InProgress;Black[1];wS1"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}
 }
@@ -379,7 +379,7 @@ func TestGameStringFinished(t *testing.T) {
 		if g.Result() != c.result || uhp.StateOf(g) != c.state {
 			t.Errorf("%s: result %v, StateOf %v", c.s, g.Result(), uhp.StateOf(g))
 		}
-		if got := uhp.Describe(g).String(); got != c.s {
+		if got := mustDescribe(t, g).String(); got != c.s {
 			t.Errorf("Describe(Load(%q)) = %q", c.s, got)
 		}
 		// Nothing can be played once the game is over.
@@ -402,7 +402,7 @@ func TestGameStringFinished(t *testing.T) {
 			t.Fatalf("%q: %v", text, err)
 		}
 	}
-	s := uhp.Describe(g).String()
+	s := mustDescribe(t, g).String()
 	if want := "Base;InProgress;Black[7];" + strings.Join(gs.Moves, ";"); s != want {
 		t.Errorf("Describe = %q, want %q", s, want)
 	}
@@ -413,7 +413,43 @@ func TestGameStringFinished(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load with the repetition draw off: %v", err)
 	}
-	if g2.Hash() != g.Hash() || uhp.Describe(g2).String() != s {
-		t.Errorf("Load with the repetition draw off gives %q", uhp.Describe(g2).String())
+	if g2.Hash() != g.Hash() || mustDescribe(t, g2).String() != s {
+		t.Errorf("Load with the repetition draw off gives %q", mustDescribe(t, g2).String())
+	}
+}
+
+// mustDescribe returns the GameString of g, a game from the empty board.
+func mustDescribe(tb testing.TB, g *core.Game) uhp.GameString {
+	tb.Helper()
+	gs, err := uhp.Describe(g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return gs
+}
+
+// A game set up from a position has no GameString: Describe says so with
+// ErrSetUp rather than writing moves that would load as another game.
+func TestDescribeSetUp(t *testing.T) {
+	g := core.NewGame(core.Base)
+	for _, s := range []string{"wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"} {
+		m, err := uhp.ParseMove(s, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Play(m)
+	}
+	s, err := core.NewGameAt(g.CurrentPosition())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs, err := uhp.Describe(s); err != uhp.ErrSetUp {
+		t.Errorf("Describe of a set-up game = %q, %v; want uhp.ErrSetUp", gs, err)
+	}
+	var l core.MoveList
+	s.GenerateMoves(&l)
+	s.Play(l.At(0)) // moves played since do not make it describable
+	if _, err := uhp.Describe(s); err != uhp.ErrSetUp {
+		t.Errorf("Describe of a set-up game after a move = %v; want uhp.ErrSetUp", err)
 	}
 }

@@ -105,7 +105,7 @@ func FuzzParseGameString(f *testing.F) {
 			g.GenerateMoves(&l)
 			g.Play(l.At(r.IntN(l.Len())))
 		}
-		f.Add(uhp.Describe(g).String())
+		f.Add(mustDescribe(f, g).String())
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		gs, err := uhp.ParseGameString(s)
@@ -130,7 +130,7 @@ func FuzzParseGameString(f *testing.F) {
 			}
 			return
 		}
-		d := uhp.Describe(g).String()
+		d := mustDescribe(t, g).String()
 		gs3, err := uhp.ParseGameString(d)
 		if err != nil {
 			t.Fatalf("Describe(Load(%q)) = %q does not parse: %v", s, d, err)
@@ -142,7 +142,7 @@ func FuzzParseGameString(f *testing.F) {
 		if g3.Hash() != g.Hash() {
 			t.Fatalf("Describe(Load(%q)) = %q loads to hash %x, want %x", s, d, g3.Hash(), g.Hash())
 		}
-		if d3 := uhp.Describe(g3).String(); d3 != d {
+		if d3 := mustDescribe(t, g3).String(); d3 != d {
 			t.Fatalf("Describe(Load(%q)) = %q, then %q", s, d, d3)
 		}
 	})

@@ -258,16 +258,27 @@ func (gs GameString) LoadWith(read MoveReader, opts ...core.GameOption) (*core.G
 	return g, nil
 }
 
+// ErrSetUp is why a game set up from a position (core.NewGameAt) has no
+// GameString: UHP has no set-up form, a GameString is "every move that has
+// occurred so far in the game" from the empty board, and a set-up game has
+// no such moves. A UHP engine cannot be given such a game (newgame takes
+// only a GameString), and a UHP viewer cannot be shown it.
+const ErrSetUp Error = "the game was set up from a position, and UHP has no way to describe it: a GameString holds only moves from the empty board"
+
 // Describe returns the GameString of a game, writing each move in the
-// canonical spelling of FormatMove.
-func Describe(g *core.Game) GameString {
+// canonical spelling of FormatMove, or ErrSetUp for a game that did not
+// start from the empty board.
+func Describe(g *core.Game) (GameString, error) {
+	if g.SetUp() {
+		return GameString{}, ErrSetUp
+	}
 	gs := GameString{Type: g.Type(), State: StateOf(g), Turn: TurnOf(g)}
 	replay := core.NewGame(g.Type(), core.RepetitionDraw(g.RepetitionDrawOn()))
 	for _, m := range g.History() {
 		gs.Moves = append(gs.Moves, FormatMove(m, replay))
 		replay.Play(m)
 	}
-	return gs
+	return gs, nil
 }
 
 // LoadError tells which move of a GameString could not be read, or was

@@ -539,7 +539,7 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 	aWhite := i%2 == 0
 	g := start.Clone()
 	g.SetRepetitionDraw(true)
-	rec = GameRecord{Index: i, AWhite: aWhite, Opening: uhp.Describe(start).String()}
+	rec = GameRecord{Index: i, AWhite: aWhite, Opening: gameString(start)}
 	end := func(result core.Result, ending Ending, reason string) (GameRecord, bool) {
 		if ctx.Err() != nil {
 			return rec, false // an engine failing because the match stopped is no forfeit
@@ -547,7 +547,7 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		// The GameString's state is the referee's verdict of the board
 		// as played: InProgress after a forfeit, an adjudication or most
 		// disagreements; Result is what the game scores.
-		rec.GameString = uhp.Describe(g).String()
+		rec.GameString = gameString(g)
 		rec.Result, rec.Ending, rec.Reason, rec.Plies, rec.Elapsed = result, ending, reason, g.MovesPlayed(), time.Since(began)
 		return rec, true
 	}
@@ -707,3 +707,15 @@ func endReason(g *core.Game) string {
 
 // side names a colour in a reason: "white" or "black".
 func colourName(c core.Color) string { return strings.ToLower(c.String()) }
+
+// gameString writes the GameString of a game of the match. Its games start
+// from openings, which are GameStrings or random moves from the empty
+// board, so every one has a GameString; were one set up from a position,
+// the record would say why it has none (uhp.ErrSetUp) rather than lie.
+func gameString(g *core.Game) string {
+	gs, err := uhp.Describe(g)
+	if err != nil {
+		return err.Error()
+	}
+	return gs.String()
+}
