@@ -52,6 +52,7 @@ type worker struct {
 	list    core.MoveList
 	keys    [maxPly][]uint64 // the ordered moves of each ply
 	killers [maxPly][2]core.Move
+	null    [maxPly]bool // the move played at each ply was a null move
 	history [core.NumPieces][historyCells]int32
 	marks   [1 << 16]uint8 // indexed by core.Cell: the Queen neighbourhoods
 
@@ -177,6 +178,23 @@ const (
 	lmrFirst    = 3
 )
 
+// futilityMargin, per ply of depth left, and nullReduction: see negamax.
+const (
+	futilityMargin = 90
+	nullReduction  = 2
+)
+
+// threatened reports whether the Queen on q (core.NoCell when still in
+// hand) has four or more occupied neighbours: a position where passing or
+// trusting the static score would miss the attack.
+func (w *worker) threatened(q core.Cell) bool {
+	return q != core.NoCell && bits.OnesCount8(w.g.Neighbors(q)) >= 4
+}
+
+// nullBefore reports whether the move that led to ply was a null move:
+// two in a row prove nothing.
+func (w *worker) nullBefore(ply int) bool { return ply > 0 && w.null[ply-1] }
+
 // lateMoveCount is, for depths 1 to 3, how many quiet moves a node off the
 // principal variation searches before it prunes the rest: with a hundred
 // moves in a middlegame and good ordering, the late quiet ones almost
@@ -227,10 +245,33 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
-	keys := w.order(ply, ttMove)
 	me := g.ToMove()
 	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
 	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
+	if !pvNode && abs(beta) < mateBound && !w.threatened(ownQ) {
+		eval := Evaluate(g)
+		// Reverse futility: so far above beta that one ply more will
+		// not bring it down.
+		if depth <= 2 && eval-futilityMargin*depth >= beta {
+			return eval
+		}
+		// Null move: if passing still holds beta at a reduced depth, a
+		// real move will too (Hive has little zugzwang).
+		if depth >= 3 && eval >= beta && !w.nullBefore(ply) && ownQ != core.NoCell {
+			g.Play(core.Pass)
+			w.null[ply] = true
+			score := -w.negamax(depth-1-nullReduction, ply+1, -beta, -beta+1)
+			w.null[ply] = false
+			g.Undo()
+			if w.aborted {
+				return 0
+			}
+			if score >= beta {
+				return min(score, mateBound)
+			}
+		}
+	}
+	keys := w.order(ply, ttMove)
 	k0, k1 := w.killers[ply][0], w.killers[ply][1]
 	alpha0 := alpha
 	best, bestMove := -infinity, core.NoMove
