@@ -7,8 +7,10 @@
 # thread behind the UHP front end, and prints the match table: A is the
 # working tree, so its Elo difference is the gain.
 #
-#   scripts/strength.sh [-b BASE] [-t TC] [-g GAMES] [-c CONCURRENCY] [-s ELO0,ELO1] [-o OUT]
+#   scripts/strength.sh [-a NEW] [-b BASE] [-t TC] [-g GAMES] [-c CONCURRENCY] [-s ELO0,ELO1] [-o OUT]
 #
+#   -a  build A at this commit instead of the working tree (to measure one
+#       step against the one before it while the tree moves on)
 #   -b  the baseline commit (default 79898a42707e76b8105acc0dbc554123ee9d0f5e)
 #   -t  the time control of both engines (default movetime=0.1); depth=N
 #       screens a change faster, and without the clock's noise
@@ -27,15 +29,17 @@ games=400
 conc=1
 sprt=
 out=
-while getopts b:t:g:c:s:o: opt; do
+new=
+while getopts a:b:t:g:c:s:o: opt; do
 	case $opt in
+	a) new=$OPTARG ;;
 	b) base=$OPTARG ;;
 	t) tc=$OPTARG ;;
 	g) games=$OPTARG ;;
 	c) conc=$OPTARG ;;
 	s) sprt=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,22p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,24p' "$0" >&2; exit 2 ;;
 	esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,8 +48,16 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/base"
 git -C "$root" archive "$base" | tar -x -C "$tmp/base"
 (cd "$tmp/base" && go build -o "$tmp/hb-base" ./cmd/hivebridge)
-(cd "$root" && go build -o "$tmp/hb-new" ./cmd/hivebridge)
-echo "A: working tree ($(git -C "$root" describe --always --dirty)), B: $base, tc $tc, concurrency $conc, load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -n "$new" ]; then
+	mkdir "$tmp/new"
+	git -C "$root" archive "$new" | tar -x -C "$tmp/new"
+	(cd "$tmp/new" && go build -o "$tmp/hb-new" ./cmd/hivebridge)
+	what="$new"
+else
+	(cd "$root" && go build -o "$tmp/hb-new" ./cmd/hivebridge)
+	what="working tree ($(git -C "$root" describe --always --dirty))"
+fi
+echo "A: $what, B: $base, tc $tc, concurrency $conc, load $(cut -d' ' -f1-3 /proc/loadavg)"
 set -- --white "uhp:$tmp/hb-new uhp" --black "uhp:$tmp/hb-base uhp" \
 	--white-option Threads=1 --black-option Threads=1 \
 	--openings "$root/testdata/openings-mlp.txt" --tc "$tc" --games "$games" --concurrency "$conc"
