@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
@@ -69,4 +70,29 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(games)), "ns/eval")
 	_ = sum
+}
+
+// BenchmarkDeadline searches the positions of BenchmarkSearchMidgame (and
+// those a few plies on) with 20 ms each, one thread, and reports by how
+// much the searches overran that time: the mean and the worst. A timing
+// figure to watch, not a test: on a loaded machine the operating system
+// decides more of it than the searcher does.
+func BenchmarkDeadline(b *testing.B) {
+	games := randomPositions(b, mlp, 32, 20, 50, 2027)
+	const limit = 20 * time.Millisecond
+	s := ai.New(1, 16)
+	var total, worst time.Duration
+	n := 0
+	for b.Loop() {
+		for _, g := range games {
+			start := time.Now()
+			s.Search(context.Background(), g, ai.Limits{Time: limit}, nil)
+			over := max(time.Since(start)-limit, 0)
+			total += over
+			worst = max(worst, over)
+			n++
+		}
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(n)/1000, "ms-over-mean")
+	b.ReportMetric(float64(worst.Microseconds())/1000, "ms-over-worst")
 }
