@@ -77,20 +77,56 @@ type Features [NumFeatures]int
 // move, in centipawn-like units; positive favours the side to move. It costs
 // one pass over the pieces and core's mobility classification, no move
 // generation. A finished game is for the search to score, not for Evaluate.
+//
+// It is the dot product of Extract's features with Weights, summed as it
+// goes rather than through a feature vector: the search calls it at every
+// leaf, and a test holds the two ways equal.
 func Evaluate(g *core.Game) int {
-	var f Features
-	Extract(g, &f)
-	return weigh(&f)
-}
-
-// weigh returns the dot product of f and the weights.
-func weigh(f *Features) int {
 	w := Weights()
-	s := 0
-	for i, x := range f {
-		s += x * int(w[i])
+	movable, pinned, covered := g.Mobility()
+	stuck := pinned | covered
+	var side [2]int
+	for c := core.White; c <= core.Black; c++ {
+		queen := core.Piece(c) * core.PiecesPerColor
+		qc := g.Position(queen)
+		if qc == core.NoCell {
+			movable &^= sideMask(c)
+			continue
+		}
+		s := int(w[FeatQueenPlaced])
+		occ := g.Neighbors(qc)
+		if n := bits.OnesCount8(occ); n > 0 {
+			s += int(w[FeatQueenDanger1+min(n, 5)-1])
+		}
+		for d := core.Direction(0); d < core.NumDirections; d++ {
+			if occ&(1<<d) == 0 {
+				continue
+			}
+			if t := g.Top(qc.Neighbor(d)); t.Color() == c && movable&(1<<t) != 0 {
+				s += int(w[FeatOwnFreeNeighbor])
+			}
+		}
+		if top := g.Top(qc); top != queen && top.Color() != c {
+			side[c.Other()] += int(w[FeatQueenOnTop])
+		}
+		side[c] += s
 	}
-	return s
+	for on := g.OnBoard(); on != 0; on &= on - 1 {
+		p := core.Piece(bits.TrailingZeros32(on))
+		switch {
+		case movable&(1<<p) != 0:
+			side[p.Color()] += int(w[FeatMobile+int(p.Bug())])
+		case stuck&(1<<p) != 0:
+			side[p.Color()] += int(w[FeatStuck+int(p.Bug())])
+		}
+	}
+	for c := core.White; c <= core.Black; c++ {
+		for hand := g.Hand(c); hand != 0; hand &= hand - 1 {
+			side[c] += int(w[FeatHand+int(core.Piece(bits.TrailingZeros16(hand)).Bug())])
+		}
+	}
+	me := g.ToMove()
+	return side[me] - side[me.Other()] + int(w[FeatTempo])
 }
 
 // Extract fills f with the features of g, from the point of view of the
