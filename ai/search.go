@@ -250,30 +250,24 @@ func (sh *shared) outOfTime() bool {
 // the search polls. Within it, the main thread starts no new iteration once
 // it has used a share of the time that depends on the position: an
 // iteration takes several times longer than the one before, so one started
-// late would rarely finish, and a move that has stayed best through several
-// iterations is unlikely to change. It spends more of the time when the
-// best move has just changed or a Queen is in danger.
+// after softShare of the time would rarely finish, and a move that has
+// stayed best through several iterations is unlikely to change, so its
+// search stops sooner still. When the best move has just changed, or a
+// Queen is in danger, the whole time is spent.
 const (
-	softShare        = 0.45 // of the time, before any adjustment
-	unstableFactor   = 1.7  // the best move changed in the last iteration
-	stableFactor     = 0.6  // the best move has not changed for three iterations
-	queenDangerBoost = 1.4  // a Queen has four or more neighbours
-	maxSoftShare     = 0.85
+	softShare    = 0.6 // of the time, for an ordinary position
+	stableFactor = 0.5 // the best move has not changed for three iterations
 )
 
 // softLimit returns how long the main thread may keep starting iterations.
 func (r *rootSearch) softLimit(limit time.Duration) time.Duration {
-	f := softShare
 	switch {
-	case r.stableFor == 0:
-		f *= unstableFactor
+	case r.stableFor == 0 || queenInDanger(r.w.g):
+		return limit
 	case r.stableFor >= 3:
-		f *= stableFactor
+		return time.Duration(float64(limit) * softShare * stableFactor)
 	}
-	if queenInDanger(r.w.g) {
-		f *= queenDangerBoost
-	}
-	return time.Duration(float64(limit) * min(f, maxSoftShare))
+	return time.Duration(float64(limit) * softShare)
 }
 
 // queenInDanger reports whether either Queen has four or more occupied
