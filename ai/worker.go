@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"time"
@@ -52,7 +53,8 @@ type worker struct {
 	list    core.MoveList
 	keys    [maxPly][]uint64 // the ordered moves of each ply
 	killers [maxPly][2]core.Move
-	null    [maxPly]bool // the move played at each ply was a null move
+	null    [maxPly]bool               // the move played at each ply was a null move
+	lmr     [maxPly][maxLMRMoves]uint8 // see reduction
 	history [core.NumPieces][historyCells]int32
 	marks   [1 << 16]uint8 // indexed by core.Cell: the Queen neighbourhoods
 
@@ -65,6 +67,7 @@ type worker struct {
 
 func newWorker() *worker {
 	w := new(worker)
+	lmrTable(&w.lmr)
 	// A ply never has more moves than a MoveList holds.
 	n := cap(w.list.Moves())
 	for i := range w.keys {
@@ -178,6 +181,32 @@ const (
 	lmrFirst    = 3
 )
 
+// reduction returns how many plies the i-th move of a node at depth is
+// reduced by: more the deeper the node and the later the move (the
+// logarithm of each, as the late moves of a well-ordered list are ever
+// less likely to matter), one less on the principal variation, at least
+// one and never to below one ply of search.
+func (w *worker) reduction(depth, i int, pvNode bool) int {
+	r := int(w.lmr[min(depth, maxPly-1)][min(i, maxLMRMoves-1)])
+	if pvNode {
+		r--
+	}
+	return max(1, min(r, depth-2))
+}
+
+// maxLMRMoves bounds the move index of the reduction table.
+const maxLMRMoves = 64
+
+// lmrTable fills the reduction of each depth and move index:
+// 0.75 + ln(depth)·ln(i)/2.25, rounded down.
+func lmrTable(t *[maxPly][maxLMRMoves]uint8) {
+	for d := 1; d < maxPly; d++ {
+		for i := 1; i < maxLMRMoves; i++ {
+			t[d][i] = uint8(0.75 + math.Log(float64(d))*math.Log(float64(i))/2.25)
+		}
+	}
+}
+
 // futilityMargin, per ply of depth left, and nullReduction: see negamax.
 const (
 	futilityMargin = 90
@@ -195,12 +224,12 @@ func (w *worker) threatened(q core.Cell) bool {
 // two in a row prove nothing.
 func (w *worker) nullBefore(ply int) bool { return ply > 0 && w.null[ply-1] }
 
-// lateMoveCount is, for depths 1 to 3, how many quiet moves a node off the
+// lateMoveCount is, for depths 1 to 4, how many quiet moves a node off the
 // principal variation searches before it prunes the rest: with a hundred
 // moves in a middlegame and good ordering, the late quiet ones almost
 // never refute a position.
 func lateMoveCount(depth int) int {
-	return 4 + 4*depth*depth
+	return 3 + 2*depth*depth
 }
 
 // negamax returns the score of the position for the side to move,
@@ -287,7 +316,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		quiet := m != ttMove && m != k0 && m != k1 && !tactical(g, m, enemyQ, ownQ)
 		if quiet {
 			quiets++
-			if !pvNode && depth <= 3 && quiets > lateMoveCount(depth) && best > -mateBound {
+			if !pvNode && depth <= 4 && quiets > lateMoveCount(depth) && best > -mateBound {
 				continue
 			}
 		}
@@ -301,7 +330,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		default:
 			r := 0
 			if quiet && depth >= lmrMinDepth && i >= lmrFirst {
-				r = 1
+				r = w.reduction(depth, i, pvNode)
 			}
 			score = -w.negamax(depth-1-r, ply+1, -alpha-1, -alpha)
 			if r > 0 && score > alpha && !w.aborted {
