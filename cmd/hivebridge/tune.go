@@ -34,8 +34,9 @@ the evaluation against the result, least squares, from the weights the engine
 has now). Writes the weights as the Go source of ai/weights.go to --out
 (standard output by default); rebuild to use them.
 
-The data of the weights in the repository is made by (deterministic: fixed
-openings, fixed depth, one thread):
+Self-play data is made deterministically (fixed openings, fixed depth, one
+thread) by the commands below; docs/strength.md says which build made the
+data of the weights in the repository.
 
   hivebridge match --white native --black native --tc depth=2 \
     --openings testdata/openings-mlp.txt --games 600 --max-plies 300 --out selfplay.tsv
