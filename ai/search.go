@@ -121,8 +121,8 @@ type shared struct {
 // Search looks for the best move of g within lim and returns it with its
 // score; g is left as it was (the search works on copies). The move is
 // always legal, and core.NoMove only when the game is over. A lone legal
-// move is returned at once, a move that wins at once as soon as depth 1 has
-// seen it.
+// move is returned at once (reported with its depth-1 score), a move that
+// wins at once as soon as depth 1 has seen it.
 //
 // Every part of the search honours lim.Time: depth 1 scores the moves it
 // has time for (in practice all of them, so that an immediate win is not
@@ -157,7 +157,16 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 	main.g.GenerateMoves(&list)
 	root := append([]core.Move(nil), list.Moves()...)
 	if len(root) == 1 {
-		return Info{Move: root[0], Elapsed: time.Since(sh.start)}
+		// Forced: no search, but the move's depth-1 score is reported
+		// like any other result, so that every move comes with one.
+		main.g.Play(root[0])
+		score := -main.leaf(1)
+		main.g.Undo()
+		info := Info{Depth: 1, SelDepth: 1, Move: root[0], Score: score, Nodes: 1, Elapsed: time.Since(sh.start), PV: root}
+		if report != nil {
+			report(info)
+		}
+		return info
 	}
 	if lim.Time > 0 {
 		sh.deadline, sh.hasDeadline = sh.start.Add(lim.Time), true
