@@ -2,7 +2,9 @@ package ai_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
@@ -12,10 +14,13 @@ const mlp = core.WithMosquito | core.WithLadybug | core.WithPillbug
 
 // BenchmarkSearchMidgame searches midgame Base+MLP positions (30 to 40
 // plies of random play, fixed seed) to depth 4 with a fresh table each
-// time, on one thread, and reports the search speed.
+// time, on one thread, and reports the search speed: nodes per second of
+// wall time, and per second of the process's CPU time, which is the figure
+// that means something on a machine shared with other work.
 func BenchmarkSearchMidgame(b *testing.B) {
 	games := randomPositions(b, mlp, 8, 30, 40, 2026)
 	var nodes uint64
+	cpu0 := cpuTime()
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, g := range games {
@@ -23,6 +28,31 @@ func BenchmarkSearchMidgame(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+	}
+}
+
+// BenchmarkTimeToDepth searches the positions of BenchmarkSearchMidgame to
+// depth 7 with a 64 MB table, on one and on two threads, and reports the
+// mean time per position (wall and CPU): the figure that says whether the
+// search reaches its depth sooner, whatever it counts as a node. The
+// 2-thread speed-up is the ratio of the two wall times.
+func BenchmarkTimeToDepth(b *testing.B) {
+	games := randomPositions(b, mlp, 8, 30, 40, 2026)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			cpu0 := cpuTime()
+			for b.Loop() {
+				for _, g := range games {
+					ai.New(threads, 64).Search(context.Background(), g, ai.Limits{Depth: 7}, nil)
+				}
+			}
+			n := float64(b.N * len(games))
+			b.ReportMetric(b.Elapsed().Seconds()*1000/n, "ms/position")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/n, "cpu-ms/position")
+		})
+	}
 }
 
 // BenchmarkEvaluate evaluates midgame positions of every game type.
@@ -40,4 +70,29 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(games)), "ns/eval")
 	_ = sum
+}
+
+// BenchmarkDeadline searches the positions of BenchmarkSearchMidgame (and
+// those a few plies on) with 20 ms each, one thread, and reports by how
+// much the searches overran that time: the mean and the worst. A timing
+// figure to watch, not a test: on a loaded machine the operating system
+// decides more of it than the searcher does.
+func BenchmarkDeadline(b *testing.B) {
+	games := randomPositions(b, mlp, 32, 20, 50, 2027)
+	const limit = 20 * time.Millisecond
+	s := ai.New(1, 16)
+	var total, worst time.Duration
+	n := 0
+	for b.Loop() {
+		for _, g := range games {
+			start := time.Now()
+			s.Search(context.Background(), g, ai.Limits{Time: limit}, nil)
+			over := max(time.Since(start)-limit, 0)
+			total += over
+			worst = max(worst, over)
+			n++
+		}
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(n)/1000, "ms-over-mean")
+	b.ReportMetric(float64(worst.Microseconds())/1000, "ms-over-worst")
 }

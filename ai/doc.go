@@ -1,8 +1,13 @@
 // Package ai is hivebridge's native Hive engine: a static evaluation built
-// on Queen pressure and piece mobility (Evaluate), and an iterative
-// deepening alpha-beta search over a lock-free transposition table shared
-// by its threads (Searcher). It reads positions only through core and keeps
-// no state between searches other than its table and per-thread scratch
-// space, so a protocol session can own one Searcher and call it once per
-// move.
+// on Queen pressure and piece mobility, linear in named features whose
+// weights are fitted to game results (Evaluate, Extract, weights.go), and
+// an iterative deepening search over a lock-free transposition table shared
+// by its threads (Searcher): principal variation search with aspiration
+// windows, null move, reverse futility, late-move reductions and pruning
+// that never touch moves next to a Queen, and a look at the leaves for a
+// move that closes a Queen's last cell. It reads positions only through
+// core and keeps no state between searches other than its table and
+// per-thread scratch space (move-ordering history), so a protocol session
+// can own one Searcher and call it once per move. docs/strength.md records
+// how each part was measured.
 package ai

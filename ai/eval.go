@@ -8,76 +8,136 @@ import (
 
 // The evaluation weighs what decides games of Hive between strong players:
 // the race to surround a Queen, and the freedom of the pieces that run that
-// race. Units are centipawn-like: a free Soldier Ant is worth about a third
-// of a "pawn", the fifth occupied cell around a Queen costs its owner one
-// and a half, and a forced win is worth MateScore, far beyond anything the
-// evaluation returns.
+// race. It is linear: a sum of features of the position, each counted for
+// the side to move minus its opponent, times a weight. The weights live in
+// weights.go, which `hivebridge tune` writes from game results (see
+// docs/strength.md); units are centipawn-like, and a forced win is worth
+// MateScore, far beyond anything the evaluation returns.
 
-// queenDanger returns the cost of n occupied cells around a player's Queen.
-// It grows faster than linearly because the last empty cells are the hard
-// ones to close: two or three neighbours are ordinary, five means one move
-// from defeat. Six is a lost game, which the search scores before
-// evaluating.
-func queenDanger(n int) int {
-	switch n {
-	case 0:
-		return 0
-	case 1:
-		return 8
-	case 2:
-		return 25
-	case 3:
-		return 60
-	case 4:
-		return 130
-	}
-	return 280
-}
-
-// ownFreeNeighbor is given back for each own piece next to one's own Queen
-// that can walk away: a neighbour that can leave is a lighter burden than an
-// enemy piece or a pinned friend.
-const ownFreeNeighbor = 12
-
-// mobileWeights packs, eight bits per bug in core's order Q S B G A M L P,
-// the worth of a piece that can move. The Ant reaches almost anywhere, so
-// it is the piece whose freedom counts most; Beetle and Mosquito come next,
-// for they climb and can pin a Queen from above. (A packed constant is a
-// table that costs no branch and no package-level variable.)
-const mobileWeights uint64 = 14 | 10<<8 | 24<<16 | 14<<24 | 32<<32 | 26<<40 | 18<<48 | 16<<56
-
-// handWeights packs, in the same way, the worth of a piece still in hand:
-// it can enter the game where it is needed, but until then does nothing.
-// The Queen in hand is worth nothing (see queenPlaced).
-const handWeights uint64 = 0 | 5<<8 | 10<<16 | 5<<24 | 14<<32 | 10<<40 | 7<<48 | 6<<56
-
-func mobileWeight(b core.Bug) int { return int(mobileWeights >> (8 * b) & 0xFF) }
-
-func handWeight(b core.Bug) int { return int(handWeights >> (8 * b) & 0xFF) }
-
+// The features. Each is a count for the side to move minus the same count
+// for its opponent, except Tempo, which is always 1.
 const (
-	// stuckDivisor: a pinned or covered piece loses half its mobile worth,
-	// as a penalty on top of the mobility it no longer has.
-	stuckDivisor = 2
-	// queenOnTop is the bonus for a Beetle or Mosquito sitting on the enemy
-	// Queen: the Queen can neither move nor be freed by its owner, and the
-	// climber's cell can never be emptied under it.
-	queenOnTop = 60
-	// queenPlaced rewards a Queen on the board, without which none of a
-	// player's pieces may move.
-	queenPlaced = 30
-	// tempo is the worth of having the move.
-	tempo = 10
+	// FeatQueenDanger1 to FeatQueenDanger1+4: one for the player whose
+	// Queen has exactly 1..5 occupied neighbours. Separate weights let the
+	// cost grow faster than linearly: the last empty cells are the hard
+	// ones to close. Six is a lost game, scored by the search.
+	FeatQueenDanger1 = iota
+	_
+	_
+	_
+	_
+	// FeatOwnFreeNeighbor counts one's own pieces next to one's own
+	// Queen that can walk away: a lighter burden than an enemy piece or a
+	// pinned friend.
+	FeatOwnFreeNeighbor
+	// FeatMobile + bug counts the pieces of that bug that can move.
+	FeatMobile
+	_
+	_
+	_
+	_
+	_
+	_
+	_
+	// FeatStuck + bug counts the pieces of that bug that are pinned by
+	// the One Hive rule or covered.
+	FeatStuck
+	_
+	_
+	_
+	_
+	_
+	_
+	_
+	// FeatHand + bug counts the pieces of that bug still in hand.
+	FeatHand
+	_
+	_
+	_
+	_
+	_
+	_
+	_
+	// FeatQueenOnTop: a Beetle or Mosquito of the player sits on the
+	// enemy Queen, which can then neither move nor be freed.
+	FeatQueenOnTop
+	// FeatQueenPlaced: the player's Queen is on the board, without which
+	// none of its pieces may move.
+	FeatQueenPlaced
+	// FeatTempo is the worth of having the move.
+	FeatTempo
+	// NumFeatures is the length of a feature vector.
+	NumFeatures
 )
+
+// Features is a feature vector: see the Feat constants.
+type Features [NumFeatures]int
 
 // Evaluate returns a static score of g from the point of view of the side to
 // move, in centipawn-like units; positive favours the side to move. It costs
-// one articulation-point search and a pass over the pieces, no move
+// one pass over the pieces and core's mobility classification, no move
 // generation. A finished game is for the search to score, not for Evaluate.
+//
+// It is the dot product of Extract's features with Weights, summed as it
+// goes rather than through a feature vector: the search calls it at every
+// leaf, and a test holds the two ways equal.
 func Evaluate(g *core.Game) int {
+	w := Weights()
 	movable, pinned, covered := g.Mobility()
 	stuck := pinned | covered
 	var side [2]int
+	for c := core.White; c <= core.Black; c++ {
+		queen := core.Piece(c) * core.PiecesPerColor
+		qc := g.Position(queen)
+		if qc == core.NoCell {
+			movable &^= sideMask(c)
+			continue
+		}
+		s := int(w[FeatQueenPlaced])
+		occ := g.Neighbors(qc)
+		if n := bits.OnesCount8(occ); n > 0 {
+			s += int(w[FeatQueenDanger1+min(n, 5)-1])
+		}
+		for d := core.Direction(0); d < core.NumDirections; d++ {
+			if occ&(1<<d) == 0 {
+				continue
+			}
+			if t := g.Top(qc.Neighbor(d)); t.Color() == c && movable&(1<<t) != 0 {
+				s += int(w[FeatOwnFreeNeighbor])
+			}
+		}
+		if top := g.Top(qc); top != queen && top.Color() != c {
+			side[c.Other()] += int(w[FeatQueenOnTop])
+		}
+		side[c] += s
+	}
+	for on := g.OnBoard(); on != 0; on &= on - 1 {
+		p := core.Piece(bits.TrailingZeros32(on))
+		switch {
+		case movable&(1<<p) != 0:
+			side[p.Color()] += int(w[FeatMobile+int(p.Bug())])
+		case stuck&(1<<p) != 0:
+			side[p.Color()] += int(w[FeatStuck+int(p.Bug())])
+		}
+	}
+	for c := core.White; c <= core.Black; c++ {
+		for hand := g.Hand(c); hand != 0; hand &= hand - 1 {
+			side[c] += int(w[FeatHand+int(core.Piece(bits.TrailingZeros16(hand)).Bug())])
+		}
+	}
+	me := g.ToMove()
+	return side[me] - side[me.Other()] + int(w[FeatTempo])
+}
+
+// Extract fills f with the features of g, from the point of view of the
+// side to move.
+func Extract(g *core.Game, f *Features) {
+	*f = Features{}
+	movable, pinned, covered := g.Mobility()
+	stuck := pinned | covered
+	me := g.ToMove()
+	sign := [2]int{1, 1}
+	sign[me.Other()] = -1
 	for c := core.White; c <= core.Black; c++ {
 		queen := core.Piece(c) * core.PiecesPerColor
 		qc := g.Position(queen)
@@ -86,39 +146,39 @@ func Evaluate(g *core.Game) int {
 			movable &^= sideMask(c)
 			continue
 		}
-		s := queenPlaced
+		s := sign[c]
+		f[FeatQueenPlaced] += s
 		occ := g.Neighbors(qc)
-		s -= queenDanger(bits.OnesCount8(occ))
+		if n := bits.OnesCount8(occ); n > 0 {
+			f[FeatQueenDanger1+min(n, 5)-1] += s
+		}
 		for d := core.Direction(0); d < core.NumDirections; d++ {
 			if occ&(1<<d) == 0 {
 				continue
 			}
 			if t := g.Top(qc.Neighbor(d)); t.Color() == c && movable&(1<<t) != 0 {
-				s += ownFreeNeighbor
+				f[FeatOwnFreeNeighbor] += s
 			}
 		}
 		if top := g.Top(qc); top != queen && top.Color() != c {
-			side[c.Other()] += queenOnTop
+			f[FeatQueenOnTop] -= s
 		}
-		side[c] += s
 	}
 	for on := g.OnBoard(); on != 0; on &= on - 1 {
 		p := core.Piece(bits.TrailingZeros32(on))
-		w := mobileWeight(p.Bug())
 		switch {
 		case movable&(1<<p) != 0:
-			side[p.Color()] += w
+			f[FeatMobile+int(p.Bug())] += sign[p.Color()]
 		case stuck&(1<<p) != 0:
-			side[p.Color()] -= w / stuckDivisor
+			f[FeatStuck+int(p.Bug())] += sign[p.Color()]
 		}
 	}
 	for c := core.White; c <= core.Black; c++ {
 		for hand := g.Hand(c); hand != 0; hand &= hand - 1 {
-			side[c] += handWeight(core.Piece(bits.TrailingZeros16(hand)).Bug())
+			f[FeatHand+int(core.Piece(bits.TrailingZeros16(hand)).Bug())] += sign[c]
 		}
 	}
-	me := g.ToMove()
-	return side[me] - side[me.Other()] + tempo
+	f[FeatTempo] = 1
 }
 
 // sideMask returns the bits of colour c's pieces in a one-bit-per-piece set.

@@ -121,16 +121,19 @@ type shared struct {
 // Search looks for the best move of g within lim and returns it with its
 // score; g is left as it was (the search works on copies). The move is
 // always legal, and core.NoMove only when the game is over. A lone legal
-// move is returned at once, a move that wins at once as soon as depth 1 has
-// seen it.
+// move is returned at once (reported with its depth-1 score), a move that
+// wins at once as soon as depth 1 has seen it.
 //
-// Depth 1 is always completed, whatever the limits, so that an immediate
-// win is never missed; deeper iterations are abandoned when the time runs
-// out or ctx is cancelled, and the result is then the best move of the last
-// completed iteration, or a move of the unfinished one that searched to
-// completion and beat it. If the search stops before depth 2 completes,
-// the move is checked against every reply and swapped for one after which
-// the opponent cannot win at once, if one exists.
+// Every part of the search honours lim.Time: depth 1 scores the moves it
+// has time for (in practice all of them, so that an immediate win is not
+// missed), deeper iterations are abandoned when the time runs out or ctx
+// is cancelled, and the result is then the best move of the last completed
+// iteration, or a move of the unfinished one that searched to completion
+// and beat it. With time to spare, no new iteration starts once the time
+// management judges it not worth it (see softLimit). If the search stops
+// before depth 2 completes, the move is checked against the replies, as
+// long as the time allows, and swapped for one after which the opponent
+// cannot win at once, if one exists.
 //
 // report, if not nil, is called on the caller's goroutine after every
 // completed iteration, and whenever during an iteration a root move other
@@ -154,7 +157,16 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 	main.g.GenerateMoves(&list)
 	root := append([]core.Move(nil), list.Moves()...)
 	if len(root) == 1 {
-		return Info{Move: root[0], Elapsed: time.Since(sh.start)}
+		// Forced: no search, but the move's depth-1 score is reported
+		// like any other result, so that every move comes with one.
+		main.g.Play(root[0])
+		score := -main.leaf(1)
+		main.g.Undo()
+		info := Info{Depth: 1, SelDepth: 1, Move: root[0], Score: score, Nodes: 1, Elapsed: time.Since(sh.start), PV: root}
+		if report != nil {
+			report(info)
+		}
+		return info
 	}
 	if lim.Time > 0 {
 		sh.deadline, sh.hasDeadline = sh.start.Add(lim.Time), true
@@ -176,7 +188,7 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 				w.help(maxDepth, 2+i%2)
 			}()
 		}
-		r.deepen(maxDepth)
+		r.deepen(maxDepth, lim.Time)
 		sh.stop.Store(true) // the helpers stop at their next poll
 	}
 	if r.completed < 2 && maxDepth >= 2 {
@@ -199,15 +211,24 @@ type rootSearch struct {
 
 	best      Info // the move to play: see Search
 	completed int  // the last completed depth
+	stableFor int  // iterations in a row that kept the best move
 }
 
-// depthOne scores every root move by one ply, exactly, ignoring the clock,
-// and ranks them: this finds an immediate win, and orders the next
-// iteration.
+// depthOne scores the root moves by one ply and ranks them: this finds an
+// immediate win, and orders the next iteration. It honours the clock too:
+// should the deadline pass while it runs (a machine so loaded that a few
+// hundred evaluations take the whole allocation), the moves not yet scored
+// rank last, and the best of those scored is played.
 func (r *rootSearch) depthOne() {
 	w := r.w
 	g := w.g
+	for i := range r.scores {
+		r.scores[i] = -infinity
+	}
 	for i, m := range r.moves {
+		if i > 0 && i%depthOnePoll == 0 && w.sh.outOfTime() {
+			break
+		}
 		g.Play(m)
 		r.scores[i] = -w.leaf(1)
 		g.Undo()
@@ -223,9 +244,56 @@ func (r *rootSearch) depthOne() {
 	r.finish(1, r.moves[0], r.scores[0])
 }
 
+// depthOnePoll is how many root moves depth 1 scores between looks at the
+// clock.
+const depthOnePoll = 16
+
+// outOfTime reports whether the search's deadline has passed, without
+// stopping it.
+func (sh *shared) outOfTime() bool {
+	return sh.hasDeadline && !time.Now().Before(sh.deadline)
+}
+
+// Time management. A search given a time (a UHP bestmove time, a Hub clock's
+// share, a match's allocation) treats it as a hard limit that every part of
+// the search polls. Within it, the main thread starts no new iteration once
+// it has used a share of the time that depends on the position: an
+// iteration takes several times longer than the one before, so one started
+// after softShare of the time would rarely finish, and a move that has
+// stayed best through several iterations is unlikely to change, so its
+// search stops sooner still. When the best move has just changed, or a
+// Queen is in danger, the whole time is spent.
+const (
+	softShare    = 0.6 // of the time, for an ordinary position
+	stableFactor = 0.5 // the best move has not changed for three iterations
+)
+
+// softLimit returns how long the main thread may keep starting iterations.
+func (r *rootSearch) softLimit(limit time.Duration) time.Duration {
+	switch {
+	case r.stableFor == 0 || queenInDanger(r.w.g):
+		return limit
+	case r.stableFor >= 3:
+		return time.Duration(float64(limit) * softShare * stableFactor)
+	}
+	return time.Duration(float64(limit) * softShare)
+}
+
+// queenInDanger reports whether either Queen has four or more occupied
+// neighbours.
+func queenInDanger(g *core.Game) bool {
+	for c := core.White; c <= core.Black; c++ {
+		if q := g.Position(core.Piece(c) * core.PiecesPerColor); q != core.NoCell && bits.OnesCount8(g.Neighbors(q)) >= 4 {
+			return true
+		}
+	}
+	return false
+}
+
 // deepen runs the iterations from depth 2 up to maxDepth, or until the
-// search is stopped or a forced result is proved.
-func (r *rootSearch) deepen(maxDepth int) {
+// search is stopped, a forced result is proved, or the time management
+// says that another iteration is not worth starting.
+func (r *rootSearch) deepen(maxDepth int, limit time.Duration) {
 	for d := 2; d <= maxDepth; d++ {
 		if abs(r.best.Score) >= MateScore-r.completed {
 			return // a win or loss within the horizon is proved; deeper search cannot change it
@@ -233,19 +301,69 @@ func (r *rootSearch) deepen(maxDepth int) {
 		if r.w.poll() {
 			return
 		}
+		if limit > 0 && d > 2 && time.Since(r.w.sh.start) >= r.softLimit(limit) {
+			return
+		}
+		prev := r.best.Move
 		if !r.iterate(d) {
 			return
+		}
+		if r.best.Move == prev {
+			r.stableFor++
+		} else {
+			r.stableFor = 0
 		}
 	}
 }
 
-// iterate searches every root move to depth d with a principal variation
-// search, the previous best first, and reports whether it completed.
+// aspirationWindow is the half-width of the first window an iteration
+// tries around the last iteration's score; a score outside it widens the
+// window threefold and searches again.
+const aspirationWindow = 40
+
+// iterate searches the root moves to depth d in an aspiration window
+// around the last score, widened until the score falls inside it, and
+// reports whether the iteration completed.
 func (r *rootSearch) iterate(d int) bool {
+	alpha, beta := -infinity, infinity
+	delta := aspirationWindow
+	if prev := r.best.Score; d >= 4 && abs(prev) < mateBound {
+		alpha, beta = prev-delta, prev+delta
+	}
+	for {
+		score, done := r.iterateWindow(d, alpha, beta)
+		switch {
+		case !done:
+			return false
+		case score <= alpha && alpha > -infinity:
+			alpha = max(alpha-delta*2, -infinity)
+		case score >= beta && beta < infinity:
+			beta = min(beta+delta*2, infinity)
+		default:
+			m := r.moves[0]
+			r.w.sh.tt.store(r.w.g.Hash(), m, score, d, boundExact)
+			r.finish(d, m, score)
+			return true
+		}
+		delta *= 3
+		if delta > 1000 {
+			alpha, beta = -infinity, infinity
+		}
+	}
+}
+
+// iterateWindow searches every root move to depth d within (alpha, beta)
+// with a principal variation search, the previous best first, moves the
+// best to the front, and returns its score and whether the search ran to
+// the end: a score at or below alpha, or at or above beta, is only a
+// bound. A move that beats the first on a full search becomes the move to
+// play at once, so that an interrupted iteration still keeps it.
+func (r *rootSearch) iterateWindow(d, alpha, beta int) (int, bool) {
 	w := r.w
 	g := w.g
-	alpha, beta := -infinity, infinity
+	alpha0 := alpha
 	bestIdx := -1
+	best := -infinity
 	for i, m := range r.moves {
 		g.Play(m)
 		var score int
@@ -261,6 +379,9 @@ func (r *rootSearch) iterate(d int) bool {
 		if w.aborted {
 			break
 		}
+		if i == 0 || score > best {
+			best = score
+		}
 		if score > alpha {
 			alpha, bestIdx = score, i
 			if i > 0 {
@@ -269,23 +390,25 @@ func (r *rootSearch) iterate(d int) bool {
 				r.best = Info{Depth: d, Move: m, Score: score}
 				r.notify()
 			}
+			if score >= beta {
+				break
+			}
 		}
 	}
-	if bestIdx < 0 {
-		return false // not even the previous best finished
+	if bestIdx > 0 {
+		// Move the new best to the front, keeping the order of the others.
+		m, sc := r.moves[bestIdx], r.scores[bestIdx]
+		copy(r.moves[1:bestIdx+1], r.moves[:bestIdx])
+		copy(r.scores[1:bestIdx+1], r.scores[:bestIdx])
+		r.moves[0], r.scores[0] = m, sc
 	}
-	// Move the new best to the front, keeping the order of the others.
-	m, sc := r.moves[bestIdx], r.scores[bestIdx]
-	copy(r.moves[1:bestIdx+1], r.moves[:bestIdx])
-	copy(r.scores[1:bestIdx+1], r.scores[:bestIdx])
-	r.moves[0], r.scores[0] = m, sc
 	if w.aborted {
-		r.best = Info{Depth: d, Move: m, Score: alpha}
-		return false
+		return 0, false
 	}
-	w.sh.tt.store(g.Hash(), m, alpha, d, boundExact)
-	r.finish(d, m, alpha)
-	return true
+	if bestIdx < 0 {
+		return min(best, alpha0), true
+	}
+	return alpha, true
 }
 
 // finish records a completed iteration.
@@ -346,7 +469,10 @@ func (r *rootSearch) avoidImmediateLoss() {
 	if safe(r.best.Move) {
 		return
 	}
-	for _, m := range r.moves {
+	for i, m := range r.moves {
+		if i > 0 && i%depthOnePoll == 0 && r.w.sh.outOfTime() {
+			return // no time left to look further: keep the move
+		}
 		if m != r.best.Move && safe(m) {
 			r.best = Info{Depth: 1, Move: m, Score: r.scoreOf(m)}
 			return

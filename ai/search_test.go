@@ -181,13 +181,21 @@ func TestOneLegalMove(t *testing.T) {
 	if l.Len() != 1 {
 		t.Fatalf("position has %d moves, want 1", l.Len())
 	}
-	called := false
-	info := ai.New(1, 1).Search(context.Background(), g, ai.Limits{Time: time.Hour}, func(ai.Info) { called = true })
+	var reports []ai.Info
+	info := ai.New(1, 1).Search(context.Background(), g, ai.Limits{Time: time.Hour}, func(i ai.Info) { reports = append(reports, i) })
 	if info.Move != l.At(0) {
 		t.Errorf("move %v, want the only one %v", info.Move, l.At(0))
 	}
-	if called || info.Nodes != 0 {
-		t.Errorf("searched a lone move: report called %v, %d nodes", called, info.Nodes)
+	// Not searched (one node: the move's evaluation), yet reported once
+	// like any result, with its depth-1 score.
+	g.Play(l.At(0))
+	want := -ai.Evaluate(g)
+	g.Undo()
+	if info.Nodes != 1 || info.Depth != 1 || info.Score != want || !slices.Equal(info.PV, []core.Move{l.At(0)}) {
+		t.Errorf("lone move: %+v, want 1 node, depth 1, score %d, PV of the move", info, want)
+	}
+	if len(reports) != 1 || reports[0].Move != l.At(0) || reports[0].Score != want {
+		t.Errorf("reports %+v, want one of the move with its score", reports)
 	}
 }
 

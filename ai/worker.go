@@ -1,6 +1,8 @@
 package ai
 
 import (
+	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -51,6 +53,8 @@ type worker struct {
 	list    core.MoveList
 	keys    [maxPly][]uint64 // the ordered moves of each ply
 	killers [maxPly][2]core.Move
+	null    [maxPly]bool               // the move played at each ply was a null move
+	lmr     [maxPly][maxLMRMoves]uint8 // see reduction
 	history [core.NumPieces][historyCells]int32
 	marks   [1 << 16]uint8 // indexed by core.Cell: the Queen neighbourhoods
 
@@ -63,6 +67,7 @@ type worker struct {
 
 func newWorker() *worker {
 	w := new(worker)
+	lmrTable(&w.lmr)
 	// A ply never has more moves than a MoveList holds.
 	n := cap(w.list.Moves())
 	for i := range w.keys {
@@ -139,22 +144,100 @@ func terminal(g *core.Game, ply int) (int, bool) {
 	return -MateScore + ply, true
 }
 
-// leaf scores a position at the search horizon.
+// leaf scores a position at the search horizon. A side to move that can
+// close the last cell around the enemy Queen has won, whatever the
+// evaluation says: that one-move look further, taken only when the enemy
+// Queen has five neighbours, keeps the horizon from hiding the commonest
+// tactic of Hive.
 func (w *worker) leaf(ply int) int {
 	w.nodes++
 	w.selDepth = max(w.selDepth, ply)
-	if score, over := terminal(w.g, ply); over {
+	g := w.g
+	if score, over := terminal(g, ply); over {
 		return score
 	}
-	return Evaluate(w.g)
+	if enemyQueenHasOneLiberty(g) && winsNow(g, &w.list) {
+		w.selDepth = max(w.selDepth, ply+1)
+		return MateScore - ply - 1
+	}
+	return Evaluate(g)
+}
+
+// enemyQueenHasOneLiberty reports whether the Queen of the side not to
+// move has five occupied neighbours.
+func enemyQueenHasOneLiberty(g *core.Game) bool {
+	q := g.Position(core.Piece(g.ToMove().Other()) * core.PiecesPerColor)
+	return q != core.NoCell && bits.OnesCount8(g.Neighbors(q)) == core.NumDirections-1
+}
+
+// Pruning and reduction parameters, each kept only as it measured (see
+// docs/strength.md).
+const (
+	// lmrMinDepth and lmrFirst: from this depth on, the moves after the
+	// first lmrFirst that are neither the table's, a killer, nor
+	// tactical are searched one ply shallower first, and again at full
+	// depth only when they beat alpha.
+	lmrMinDepth = 3
+	lmrFirst    = 3
+)
+
+// reduction returns how many plies the i-th move of a node at depth is
+// reduced by: more the deeper the node and the later the move (the
+// logarithm of each, as the late moves of a well-ordered list are ever
+// less likely to matter), one less on the principal variation, at least
+// one and never to below one ply of search.
+func (w *worker) reduction(depth, i int, pvNode bool) int {
+	r := int(w.lmr[min(depth, maxPly-1)][min(i, maxLMRMoves-1)])
+	if pvNode {
+		r--
+	}
+	return max(1, min(r, depth-2))
+}
+
+// maxLMRMoves bounds the move index of the reduction table.
+const maxLMRMoves = 64
+
+// lmrTable fills the reduction of each depth and move index:
+// 0.75 + ln(depth)·ln(i)/2.25, rounded down.
+func lmrTable(t *[maxPly][maxLMRMoves]uint8) {
+	for d := 1; d < maxPly; d++ {
+		for i := 1; i < maxLMRMoves; i++ {
+			t[d][i] = uint8(0.75 + math.Log(float64(d))*math.Log(float64(i))/2.25)
+		}
+	}
+}
+
+// futilityMargin, per ply of depth left, and nullReduction: see negamax.
+const (
+	futilityMargin = 90
+	nullReduction  = 2
+)
+
+// threatened reports whether the Queen on q (core.NoCell when still in
+// hand) has four or more occupied neighbours: a position where passing or
+// trusting the static score would miss the attack.
+func (w *worker) threatened(q core.Cell) bool {
+	return q != core.NoCell && bits.OnesCount8(w.g.Neighbors(q)) >= 4
+}
+
+// nullBefore reports whether the move that led to ply was a null move:
+// two in a row prove nothing.
+func (w *worker) nullBefore(ply int) bool { return ply > 0 && w.null[ply-1] }
+
+// lateMoveCount is, for depths 1 to 4, how many quiet moves a node off the
+// principal variation searches before it prunes the rest: with a hundred
+// moves in a middlegame and good ordering, the late quiet ones almost
+// never refute a position.
+func lateMoveCount(depth int) int {
+	return 3 + 2*depth*depth
 }
 
 // negamax returns the score of the position for the side to move,
-// searched exactly depth plies deeper, full width: fail-soft alpha-beta
-// with principal variation search. After an abort (w.aborted) its result
-// means nothing.
+// searched depth plies deeper: fail-soft alpha-beta with principal
+// variation search, late-move reductions and pruning. After an abort
+// (w.aborted) its result means nothing.
 func (w *worker) negamax(depth, ply, alpha, beta int) int {
-	if depth == 0 {
+	if depth <= 0 {
 		return w.leaf(ply)
 	}
 	w.nodes++
@@ -176,6 +259,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	if alpha >= beta {
 		return alpha
 	}
+	pvNode := beta-alpha > 1
 	key := g.Hash()
 	ttMove := core.NoMove
 	if e, ok := w.sh.tt.probe(key); ok {
@@ -190,9 +274,37 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
+	me := g.ToMove()
+	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
+	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
+	if !pvNode && abs(beta) < mateBound && !w.threatened(ownQ) {
+		eval := Evaluate(g)
+		// Reverse futility: so far above beta that one ply more will
+		// not bring it down.
+		if depth <= 2 && eval-futilityMargin*depth >= beta {
+			return eval
+		}
+		// Null move: if passing still holds beta at a reduced depth, a
+		// real move will too (Hive has little zugzwang).
+		if depth >= 3 && eval >= beta && !w.nullBefore(ply) && ownQ != core.NoCell {
+			g.Play(core.Pass)
+			w.null[ply] = true
+			score := -w.negamax(depth-1-nullReduction, ply+1, -beta, -beta+1)
+			w.null[ply] = false
+			g.Undo()
+			if w.aborted {
+				return 0
+			}
+			if score >= beta {
+				return min(score, mateBound)
+			}
+		}
+	}
 	keys := w.order(ply, ttMove)
+	k0, k1 := w.killers[ply][0], w.killers[ply][1]
 	alpha0 := alpha
 	best, bestMove := -infinity, core.NoMove
+	quiets := 0
 	for i := range keys {
 		switch {
 		case i < pickFirst:
@@ -201,6 +313,13 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			slices.Sort(keys[i:])
 		}
 		m := core.Move(keys[i])
+		quiet := m != ttMove && m != k0 && m != k1 && !tactical(g, m, enemyQ, ownQ)
+		if quiet {
+			quiets++
+			if !pvNode && depth <= 4 && quiets > lateMoveCount(depth) && best > -mateBound {
+				continue
+			}
+		}
 		g.Play(m)
 		var score int
 		switch {
@@ -209,7 +328,14 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		case i == 0:
 			score = -w.negamax(depth-1, ply+1, -beta, -alpha)
 		default:
-			score = -w.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			r := 0
+			if quiet && depth >= lmrMinDepth && i >= lmrFirst {
+				r = w.reduction(depth, i, pvNode)
+			}
+			score = -w.negamax(depth-1-r, ply+1, -alpha-1, -alpha)
+			if r > 0 && score > alpha && !w.aborted {
+				score = -w.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			}
 			if score > alpha && score < beta && !w.aborted {
 				score = -w.negamax(depth-1, ply+1, -beta, -alpha)
 			}
@@ -238,6 +364,33 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	}
 	w.sh.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
 	return best
+}
+
+// tactical reports whether m changes what surrounds a Queen: it lands next
+// to or on either Queen, moves a Queen, or leaves a cell next to one. Those
+// are Hive's captures and escapes, never reduced nor pruned.
+func tactical(g *core.Game, m core.Move, enemyQ, ownQ core.Cell) bool {
+	p, to := m.Piece(), m.To()
+	if p.Bug() == core.Queen {
+		return true
+	}
+	if touches(to, enemyQ) || touches(to, ownQ) {
+		return true
+	}
+	from := g.Position(p)
+	return from != core.NoCell && g.Height(from) == 1 && (touches(from, enemyQ) || touches(from, ownQ))
+}
+
+// touches reports whether cell c is q or next to it; q may be core.NoCell.
+func touches(c, q core.Cell) bool {
+	if q == core.NoCell {
+		return false
+	}
+	if c == q {
+		return true
+	}
+	_, adjacent := c.DirectionTo(q)
+	return adjacent
 }
 
 // order generates the moves of the position at ply and returns their sort

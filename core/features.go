@@ -154,7 +154,62 @@ func (g *Game) cutPieces() uint32 {
 		}
 	}
 	if holes := 1 - cells + adjacent2/2 - triangles3/3; holes != 0 {
+		return g.cutPiecesWithHoles(holes)
+	}
+	return cut
+}
+
+// cutPiecesWithHoles returns what cutPieces does, for a hive with holes.
+// Removing a cell whose neighbours form k runs, with gaps lying in r
+// distinct empty regions, leaves k-r+1 pieces of hive (the Euler
+// characteristic rises by k-1 while r regions merge into one), so the cell
+// is a cut exactly when two of its gaps share a region. Nearly every hole
+// of a real hive is a single empty cell closed on all six sides; when all
+// of them are (the hole cells found that way add up to the Euler count),
+// every gap that is not one of those cells lies in the outer region, and a
+// cell is a cut exactly when two of its gaps do. Otherwise a larger hole
+// makes the regions unknown, and the articulation-point search decides.
+func (g *Game) cutPiecesWithHoles(holes int) uint32 {
+	// Each single-cell hole is seen from all six of its neighbours.
+	seen := 0
+	for all := g.onBoard; all != 0; all &= all - 1 {
+		p := Piece(bits.TrailingZeros32(all))
+		c := g.pos[p]
+		if g.top[c] != p {
+			continue
+		}
+		for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
+			if g.occ[c.Neighbor(Direction(bits.TrailingZeros8(empty)))] == 63 {
+				seen++
+			}
+		}
+	}
+	if seen != 6*holes {
 		return g.articulationPieces()
+	}
+	var cut uint32
+	for all := g.onBoard; all != 0; all &= all - 1 {
+		p := Piece(bits.TrailingZeros32(all))
+		c := g.pos[p]
+		occ := g.occ[c]
+		if g.top[c] != p || bits.OnesCount8(occ)-bits.OnesCount8(occ&(occ>>1|occ<<5)&63) < 2 {
+			continue // covered, or one run of neighbours: never a cut
+		}
+		// Count the gaps that are not a closed single cell: each gap
+		// starts at an empty neighbour d whose neighbour d-1 is occupied.
+		empty := ^occ & 63
+		starts := empty & (occ<<1 | occ>>5) & 63
+		outer := 0
+		for s := starts; s != 0; s &= s - 1 {
+			d := Direction(bits.TrailingZeros8(s))
+			single := occ&(1<<d.Clockwise()) != 0
+			if !single || g.occ[c.Neighbor(d)] != 63 {
+				outer++
+			}
+		}
+		if outer >= 2 {
+			cut |= 1 << p
+		}
 	}
 	return cut
 }

@@ -943,7 +943,7 @@ func testNotation(t *testing.T, browser context.Context) {
 				moves = append(moves, respell(t, rng, g, m))
 				g.Play(m)
 			}
-			gs := uhp.Describe(g)
+			gs := mustDescribe(t, g)
 			gs.Moves = moves
 			games = append(games, game{gs.String(), g})
 		}

@@ -295,7 +295,8 @@ func TestServeWebSocketInfo(t *testing.T) {
 	}
 }
 
-// midgame is a position where a search takes all the time it is given.
+// midgame is a position where a search takes much of the time it is given
+// (all of it while its best move keeps changing).
 const midgame = `Base+MLP;InProgress;White[19];wM;bP wM\;wA1 -wM;bB1 bP-;wA2 \wM;bB2 bB1\;wQ wM/;bQ bB2/;wA2 bQ\;bM bQ/;wG1 wA2-;bL bM/;wS1 wG1/;bA1 -bM;wS2 wS1/;bB2 bP\;wA1 -bL;bA1 bB1\;wP \wQ;bA1 wA2\;wA1 bB2\;bL -bM;wA1 /bA1;bL -wS2;wA1 \bM;bA1 wP/;wA2 \bA1;bA2 bB1\;wA3 wS2\;bA3 bA1-;wG2 -wP;bB2 /bA2;wA2 \wS2;bA3 \bA1;wB1 wA3/;bG1 -bA3`
 
 // TestServePoolExhaustion: with one engine and room for one waiting
@@ -303,16 +304,18 @@ const midgame = `Base+MLP;InProgress;White[19];wM;bP wM\;wA1 -wM;bB1 bP-;wA2 \wM
 // at the pool's deadline; each with a clear error.
 func TestServePoolExhaustion(t *testing.T) {
 	// Half a second between the steps, so that a loaded machine keeps
-	// their order: the first search holds the engine for 3 s, the second
-	// waits from 0.5 s and gives up at 2 s, the third comes at 1 s.
+	// their order: the first search holds the engine for at least 3 s
+	// (given 10 s, the native searcher's time management may stop once its
+	// move has held, but not before 30% of the time), the second waits
+	// from 0.5 s and gives up at 2 s, the third comes at 1 s.
 	d := startDaemon(t, "--pool-size", "1", "--pool-queue", "1", "--pool-wait", "1500ms")
 	sessions := make([]*tcpSession, 3)
 	for i := range sessions {
 		sessions[i] = dialTCP(t, d.uhpAddr)
 		sessions[i].answer(t)
-		sessions[i].do(t, "newgame "+midgame) // a search that uses all its time
+		sessions[i].do(t, "newgame "+midgame) // a search that uses much of its time
 	}
-	fmt.Fprintln(sessions[0].conn, "bestmove time 00:00:03") // holds the only engine
+	fmt.Fprintln(sessions[0].conn, "bestmove time 00:00:10") // holds the only engine
 	time.Sleep(500 * time.Millisecond)
 	fmt.Fprintln(sessions[1].conn, "bestmove time 00:00:01") // waits, then gives up
 	time.Sleep(500 * time.Millisecond)
