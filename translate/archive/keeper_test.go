@@ -1,0 +1,103 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// flaky is a store whose writes fail while down is set.
+type flaky struct {
+	Store
+	down atomic.Bool
+}
+
+var errDown = errors.New("database down")
+
+func (f *flaky) Start(ctx context.Context, s Start) (int64, error) {
+	if f.down.Load() {
+		return 0, errDown
+	}
+	return f.Store.Start(ctx, s)
+}
+
+func (f *flaky) Update(ctx context.Context, id int64, c Change) error {
+	if f.down.Load() {
+		return errDown
+	}
+	return f.Store.Update(ctx, id, c)
+}
+
+func (f *flaky) Ping(ctx context.Context) error {
+	if f.down.Load() {
+		return errDown
+	}
+	return f.Store.Ping(ctx)
+}
+
+func TestKeeper(t *testing.T) {
+	store := &flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
+	var lostGames, lostMoves atomic.Int64
+	k := NewKeeper(store, KeeperConfig{Pause: 50 * time.Millisecond, Backoff: time.Millisecond, OnLost: func(g, m int) {
+		lostGames.Add(int64(g))
+		lostMoves.Add(int64(m))
+	}})
+	ctx := context.Background()
+
+	// A viewer's session: the players follow the moves.
+	r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, "", Players{})
+	r.Played("wS1", "native", "Base;InProgress;Black[1];wS1")
+	r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-")
+	// The database goes: the session plays on, the keeper says so.
+	store.down.Store(true)
+	r.Played("wQ -wS1", "native", "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	r.Played("bQ bS1-", Viewer, "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+	if err := k.Health(ctx); err == nil {
+		t.Error("Health while the database is down: nil")
+	}
+	g, _ := store.Get(ctx, r.ID())
+	if g.Plies != 2 {
+		t.Errorf("%d plies archived while down, want the 2 before", g.Plies)
+	}
+	// It comes back: the next move catches up, after an undo.
+	store.down.Store(false)
+	time.Sleep(60 * time.Millisecond)
+	r.Undone(1, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	r.Played("bG1 bS1-", "native", "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
+	r.Ended(End{Result: "WhiteWins", How: "forfeit", Reason: "Black forfeited"}, "Base;WhiteWins;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
+	if err := k.Health(ctx); err != nil {
+		t.Errorf("Health once back: %v", err)
+	}
+	g, err := store.Get(ctx, r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range g.Moves {
+		texts = append(texts, m.Text+"/"+m.By)
+	}
+	if g.Status != Finished || g.Result != "WhiteWins" || g.White != "native" || g.Black != Viewer || len(texts) != 4 ||
+		texts[3] != "bG1 bS1-/native" || texts[1] != "bS1 wS1-/viewer" {
+		t.Errorf("archived %+v with %v", g, texts)
+	}
+	if lostGames.Load() != 0 || lostMoves.Load() != 0 {
+		t.Errorf("lost %d games, %d moves; want none", lostGames.Load(), lostMoves.Load())
+	}
+
+	// A game that ends while the database is down is counted lost: the
+	// moves archived stay, the rest are reported.
+	kept := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
+	kept.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	store.down.Store(true)
+	kept.Played("bA1 wA1-", "native", "Base;InProgress;White[2];wA1;bA1 wA1-")
+	kept.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wA1;bA1 wA1-")
+	never := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
+	never.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	never.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
+	if lostGames.Load() != 1 || lostMoves.Load() != 2 {
+		t.Errorf("lost %d games, %d moves; want 1 game never started and 2 moves (one of each game)", lostGames.Load(), lostMoves.Load())
+	}
+}

@@ -1,0 +1,305 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// dialect is what differs between SQLite and PostgreSQL in the store's SQL.
+type dialect struct {
+	serial string // an auto-numbered primary key column
+	lock   string // takes the migration lock inside a transaction
+	dollar bool   // placeholders are $1, $2... rather than ?
+}
+
+// rebind turns the ? placeholders of q into the dialect's.
+func (d dialect) rebind(q string) string {
+	if !d.dollar {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, c := range q {
+		if c == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// sqlStore is the Store of both databases, through database/sql.
+type sqlStore struct {
+	name  string
+	d     dialect
+	read  *sql.DB
+	write *sql.DB // SQLite: one connection, so that writers queue in Go rather than on the file lock
+	owner int64   // this process's row in owners; 0 for a reader
+	// deadOwners returns those of owners whose process has stopped.
+	deadOwners func(ctx context.Context, owners []int64) ([]int64, error)
+	release    func() // lets go of what marks this process alive
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func (s *sqlStore) Name() string { return s.name }
+
+func (s *sqlStore) q(query string) string { return s.d.rebind(query) }
+
+// register adds this process to owners and returns its id.
+func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
+	host, _ := os.Hostname()
+	var id int64
+	err := s.write.QueryRowContext(ctx, s.q(`INSERT INTO owners (kind, host, pid, started_ms) VALUES (?, ?, ?, ?) RETURNING id`),
+		kind, host, os.Getpid(), ms(time.Now())).Scan(&id)
+	return id, err
+}
+
+func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var id int64
+	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, source, game_type, white, black, status, started_ms, game_string, plies)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		s.owner, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.insertMoves(ctx, tx, id, st.Moves); err != nil {
+		return 0, err
+	}
+	return id, tx.Commit()
+}
+
+func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves []Move) error {
+	for _, m := range moves {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO moves (game, ply, text, by_player, at_ms) VALUES (?, ?, ?, ?, ?)`),
+			id, m.Ply, m.Text, m.By, ms(m.At)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
+		return err
+	}
+	if err := s.insertMoves(ctx, tx, id, c.Moves); err != nil {
+		return err
+	}
+	plies := c.From + len(c.Moves)
+	var res sql.Result
+	if c.End == nil {
+		res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ? WHERE id = ?`),
+			c.White, c.Black, c.GameString, plies, id)
+	} else {
+		res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ?,
+			status = ?, ended_ms = ?, result = ?, how = ?, reason = ? WHERE id = ?`),
+			c.White, c.Black, c.GameString, plies, string(Finished), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
+	}
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n != 1 {
+		return fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	return tx.Commit()
+}
+
+func (s *sqlStore) InterruptOrphans(ctx context.Context) (int, error) {
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT DISTINCT owner FROM games WHERE status = ? AND owner <> ?`), string(Playing), s.owner)
+	if err != nil {
+		return 0, err
+	}
+	var owners []int64
+	for rows.Next() {
+		var o int64
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		owners = append(owners, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(owners) == 0 {
+		return 0, err
+	}
+	dead, err := s.deadOwners(ctx, owners)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, o := range dead {
+		res, err := s.write.ExecContext(ctx, s.q(`UPDATE games SET status = ?, how = ?, reason = ?,
+			ended_ms = COALESCE((SELECT MAX(at_ms) FROM moves WHERE moves.game = games.id), started_ms)
+			WHERE status = ? AND owner = ?`),
+			string(Interrupted), "interrupted", "the process playing it stopped", string(Playing), o)
+		if err != nil {
+			return n, err
+		}
+		k, _ := res.RowsAffected()
+		n += int(k)
+	}
+	return n, nil
+}
+
+// gameColumns are the columns scanGame reads, in its order.
+const gameColumns = `id, source, game_type, white, black, status, started_ms, ended_ms, result, how, reason, game_string, plies`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(r scanner) (Game, error) {
+	var (
+		g       Game
+		status  string
+		started int64
+		ended   sql.NullInt64
+	)
+	err := r.Scan(&g.ID, &g.Source, &g.GameType, &g.White, &g.Black, &status, &started, &ended, &g.Result, &g.How, &g.Reason, &g.GameString, &g.Plies)
+	g.Status, g.Started = Status(status), fromMS(started)
+	if ended.Valid {
+		g.Ended = fromMS(ended.Int64)
+	}
+	return g, err
+}
+
+func (s *sqlStore) List(ctx context.Context, f Filter) ([]Game, int, error) {
+	var (
+		where []string
+		args  []any
+	)
+	add := func(cond string, arg any) {
+		where = append(where, cond)
+		args = append(args, arg)
+	}
+	if f.Player != "" {
+		where = append(where, "(white = ? OR black = ?)")
+		args = append(args, f.Player, f.Player)
+	}
+	if f.GameType != "" {
+		add("game_type = ?", f.GameType)
+	}
+	if f.Result != "" {
+		add("result = ?", f.Result)
+	}
+	if f.Status != "" {
+		add("status = ?", string(f.Status))
+	}
+	if !f.Since.IsZero() {
+		add("started_ms >= ?", ms(f.Since))
+	}
+	if !f.Until.IsZero() {
+		add("started_ms < ?", ms(f.Until))
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	var total int
+	if err := s.read.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM games`+cond), args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if f.PerPage <= 0 {
+		f.PerPage = DefaultPerPage
+	}
+	if f.Page <= 0 {
+		f.Page = 1
+	}
+	if f.Page > 1 && f.offset() >= total {
+		return nil, total, fmt.Errorf("%w: page %d of %d per page, and %d games pass the filter", ErrPastEnd, f.Page, f.PerPage, total)
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT `+gameColumns+` FROM games`+cond+` ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?`),
+		append(args, f.PerPage, f.offset())...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	games := []Game{}
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		games = append(games, g)
+	}
+	return games, total, rows.Err()
+}
+
+func (s *sqlStore) Get(ctx context.Context, id int64) (Game, error) {
+	g, err := scanGame(s.read.QueryRowContext(ctx, s.q(`SELECT `+gameColumns+` FROM games WHERE id = ?`), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Game{}, err
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT ply, text, by_player, at_ms FROM moves WHERE game = ? ORDER BY ply`), id)
+	if err != nil {
+		return Game{}, err
+	}
+	defer rows.Close()
+	g.Moves = []Move{}
+	for rows.Next() {
+		var (
+			m  Move
+			at int64
+		)
+		if err := rows.Scan(&m.Ply, &m.Text, &m.By, &at); err != nil {
+			return Game{}, err
+		}
+		m.At = fromMS(at)
+		g.Moves = append(g.Moves, m)
+	}
+	return g, rows.Err()
+}
+
+func (s *sqlStore) Outcomes(ctx context.Context) ([]Outcome, error) {
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT white, black, result FROM games WHERE status = ? AND result <> '' ORDER BY id`), string(Finished))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Outcome
+	for rows.Next() {
+		var o Outcome
+		if err := rows.Scan(&o.White, &o.Black, &o.Result); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) Ping(ctx context.Context) error { return s.write.PingContext(ctx) }
+
+func (s *sqlStore) Close() error {
+	if s.release != nil {
+		s.release()
+	}
+	err := s.read.Close()
+	if s.write != s.read {
+		if werr := s.write.Close(); err == nil {
+			err = werr
+		}
+	}
+	return err
+}
