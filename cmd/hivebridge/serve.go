@@ -39,6 +39,7 @@ type serveConfig struct {
 	pairViewers                          bool
 	pairWait, moveWait                   time.Duration
 	grace                                time.Duration
+	db                                   string
 }
 
 // NewCmdServe returns the serve command: the daemon.
@@ -91,6 +92,7 @@ for --grace, closes every session and stops every engine, then exits 0.`,
 	f.DurationVar(&cfg.pairWait, "pair-wait", 30*time.Second, "how long a remote game waits for a partner before the backend plays")
 	f.DurationVar(&cfg.moveWait, "move-wait", 15*time.Minute, "how long a paired player may think before forfeiting")
 	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long commands in progress may run on at shutdown")
+	registerDB(cmd, &cfg.db)
 	return cmd
 }
 
@@ -123,6 +125,7 @@ type server struct {
 	jsonServer *hivejson.Server
 	pairing    *translate.Pairing
 	metrics    *metrics
+	archive    *serverArchive // nil with --db none
 
 	sessions atomic.Int64 // open sessions
 	nextID   atomic.Uint64
@@ -210,6 +213,12 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	}
 	s.hardStop, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer s.cancel()
+	if err := s.openArchive(s.hardStop); err != nil {
+		return err
+	}
+	if s.archive != nil {
+		defer s.archive.store.Close()
+	}
 	s.drain, s.cancelDrain = context.WithCancel(s.hardStop)
 	defer s.cancelDrain()
 
@@ -345,6 +354,7 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 			s.metrics.commands.WithLabelValues(protocol, command).Inc()
 			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())
 		},
+		Record: s.recordHook(protocol),
 	}
 	if s.pairing != nil {
 		cfg.Matchmaker = s.pairing.Match

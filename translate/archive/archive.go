@@ -52,6 +52,15 @@ type End struct {
 	At     time.Time `json:"at"`
 }
 
+// status is the status a game ends in: an end "interrupted" (the process
+// stopped it, not a player) leaves a game to be played on.
+func (e End) status() Status {
+	if e.How == "interrupted" {
+		return Interrupted
+	}
+	return Finished
+}
+
 // Game is one archived game.
 type Game struct {
 	ID         int64     `json:"id"`

@@ -114,7 +114,7 @@ func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 	} else {
 		res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ?,
 			status = ?, ended_ms = ?, result = ?, how = ?, reason = ? WHERE id = ?`),
-			c.White, c.Black, c.GameString, plies, string(Finished), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
+			c.White, c.Black, c.GameString, plies, string(c.End.status()), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
 	}
 	if err != nil {
 		return err

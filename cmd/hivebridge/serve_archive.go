@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/cobra"
+
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate/archive"
+)
+
+// dbFlagHelp documents --db, on every command that has it.
+const dbFlagHelp = `the game archive: a SQLite file (default $XDG_DATA_HOME/hivebridge/games.db, or ~/.local/share/hivebridge/games.db), a postgres:// URL, or "none" to keep nothing`
+
+func registerDB(cmd *cobra.Command, db *string) {
+	cmd.Flags().StringVar(db, "db", "", dbFlagHelp)
+}
+
+// sweepEvery is how often a daemon looks for the games of daemons that
+// died (several daemons sharing a PostgreSQL archive).
+const sweepEvery = 30 * time.Second
+
+// serverArchive is the daemon's archive: the store, the keeper that
+// writes to it, and the counter of what it failed to keep.
+type serverArchive struct {
+	store  archive.Store
+	keeper *archive.Keeper
+	lost   *prometheus.CounterVec
+}
+
+// openArchive opens the daemon's archive (nil with --db none), marks
+// interrupted the games that daemons no longer running left in progress,
+// and keeps doing so while ctx lasts.
+func (s *server) openArchive(ctx context.Context) error {
+	store, err := archive.Open(ctx, s.cfg.db, "serve")
+	if err != nil || store == nil {
+		return err
+	}
+	a := &serverArchive{store: store, lost: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "hivebridge_archive_not_archived_total",
+		Help: "Games (never started in the archive) and moves that ended without being archived.",
+	}, []string{"what"})}
+	s.metrics.registry.MustRegister(a.lost)
+	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, OnLost: func(games, moves int) {
+		a.lost.WithLabelValues("games").Add(float64(games))
+		a.lost.WithLabelValues("moves").Add(float64(moves))
+	}})
+	a.lost.WithLabelValues("games")
+	a.lost.WithLabelValues("moves")
+	s.archive = a
+	s.log.Info().Str("archive", store.Name()).Msg("archiving games")
+	sweep := func() {
+		n, err := store.InterruptOrphans(ctx)
+		if err != nil {
+			s.log.Warn().Err(err).Msg("looking for interrupted games")
+		} else if n > 0 {
+			s.log.Info().Int("games", n).Msg("games left in progress by a stopped daemon marked interrupted")
+		}
+	}
+	sweep()
+	go func() {
+		t := time.NewTicker(sweepEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				sweep()
+			}
+		}
+	}()
+	return nil
+}
+
+// backendName is the backend as a player in the archive: its id and spec.
+func (s *server) backendName() string { return s.backendID + " (" + s.cfg.backend.spec + ")" }
+
+// gameLog records one session's games in the archive. A game is archived
+// from its first move: a session that starts games and plays none leaves
+// nothing behind.
+type gameLog struct {
+	s      *server
+	source string
+	begun  *uhp.GameEvent    // the game in progress, not archived yet
+	rec    *archive.Recorder // the game in progress, archived
+}
+
+// recordHook returns the Record hook of a UHP session, or nil without an
+// archive.
+func (s *server) recordHook(source string) func(uhp.GameEvent) {
+	if s.archive == nil {
+		return nil
+	}
+	return (&gameLog{s: s, source: source}).event
+}
+
+func (g *gameLog) name(player string) string {
+	switch player {
+	case uhp.PlayerBackend:
+		return g.s.backendName()
+	case uhp.PlayerViewer:
+		return archive.Viewer
+	}
+	return player
+}
+
+func (g *gameLog) event(ev uhp.GameEvent) {
+	switch ev.Kind {
+	case uhp.GameBegun:
+		g.rec, g.begun = nil, &ev
+	case uhp.MovePlayed:
+		if g.rec == nil && g.begun != nil {
+			b := g.begun
+			players := archive.Players{White: g.name(b.White), Black: g.name(b.Black)}
+			if b.White == "" {
+				players.White = ""
+			}
+			if b.Black == "" {
+				players.Black = ""
+			}
+			g.rec = g.s.archive.keeper.Begin(g.source, uhp.FormatGameType(b.Game.Type), b.Game.String(), b.Game.Moves, archive.Viewer, players)
+			g.begun = nil
+		}
+		if g.rec != nil {
+			g.rec.Played(ev.Move, g.name(ev.By), ev.Game.String())
+		}
+	case uhp.MovesUndone:
+		if g.rec != nil {
+			g.rec.Undone(ev.Undone, ev.Game.String())
+		} else if g.begun != nil {
+			g.begun.Game = ev.Game
+		}
+	case uhp.GameEnded:
+		g.begun = nil
+		if g.rec == nil {
+			return
+		}
+		end := archive.End{How: ev.How, Reason: ev.Reason}
+		switch ev.Game.State {
+		case uhp.WhiteWins, uhp.BlackWins, uhp.Draw:
+			end.Result = ev.Game.State.String()
+		}
+		if ev.How == "disconnect" && g.s.draining.Load() {
+			// The daemon is stopping, not the viewer leaving: the game
+			// can be played on.
+			end.How, end.Reason = "interrupted", "the server shut down"
+		}
+		g.rec.Ended(end, ev.Game.String())
+		g.rec = nil
+	}
+}
