@@ -2,6 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -151,4 +157,97 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 		g.rec.Ended(end, ev.Game.String())
 		g.rec = nil
 	}
+}
+
+// archiveRoutes serves the archive: GET /games (a page of games, newest
+// first, filtered by the query), GET /games/{id} (one game with every
+// move), GET /games/{id}.txt (its GameString alone) and GET /ratings.
+func (s *server) archiveRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /games", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		f, err := archive.ParseFilter(r.URL.Query())
+		if err != nil {
+			httpError(w, http.StatusBadRequest, err)
+			return
+		}
+		games, total, err := store.List(r.Context(), f)
+		if err != nil {
+			archiveError(w, err)
+			return
+		}
+		writeJSON(w, map[string]any{"games": games, "total": total, "page": f.Page, "per_page": f.PerPage})
+	}))
+	mux.HandleFunc("GET /games/{id}", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		text, asText := strings.CutSuffix(r.PathValue("id"), ".txt")
+		id, err := strconv.ParseInt(text, 10, 64)
+		if err != nil || id < 1 {
+			httpError(w, http.StatusBadRequest, fmt.Errorf("game id %q: want a whole number from 1", r.PathValue("id")))
+			return
+		}
+		g, err := store.Get(r.Context(), id)
+		if err != nil {
+			archiveError(w, err)
+			return
+		}
+		if asText {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			fmt.Fprintln(w, g.GameString)
+			return
+		}
+		writeJSON(w, g)
+	}))
+	mux.HandleFunc("GET /ratings", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		outcomes, err := store.Outcomes(r.Context())
+		if err != nil {
+			archiveError(w, err)
+			return
+		}
+		writeJSON(w, map[string]any{"ratings": archive.Ratings(outcomes), "games": len(outcomes)})
+	}))
+}
+
+// withArchive answers 404 when the daemon keeps no archive.
+func (s *server) withArchive(h func(http.ResponseWriter, *http.Request, archive.Store)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.archive == nil {
+			httpError(w, http.StatusNotFound, errors.New("this daemon keeps no archive (--db none)"))
+			return
+		}
+		h(w, r, s.archive.store)
+	}
+}
+
+// archiveError answers a store's error: an unknown game or a page past
+// the end is the client's 404, anything else the database's 503.
+func archiveError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, archive.ErrNotFound), errors.Is(err, archive.ErrPastEnd):
+		httpError(w, http.StatusNotFound, err)
+	default:
+		httpError(w, http.StatusServiceUnavailable, fmt.Errorf("the archive is unavailable: %v", err))
+	}
+}
+
+func httpError(w http.ResponseWriter, status int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+// archiveHealth is the archive's part of /healthz: "" when it takes
+// writes (or there is none), else why not.
+func (s *server) archiveHealth(ctx context.Context) string {
+	if s.archive == nil {
+		return ""
+	}
+	if err := s.archive.keeper.Health(ctx); err != nil {
+		return err.Error()
+	}
+	return ""
 }

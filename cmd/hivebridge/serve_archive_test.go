@@ -2,8 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +149,82 @@ func TestServeArchivesPairedGameOnce(t *testing.T) {
 	if g.White != archive.Viewer || g.Black != "paired viewer" || moveTexts(g) != "wS1/viewer, bG1 wS1-/paired viewer" ||
 		g.Result != "BlackWins" || g.How != "forfeit" || g.Reason != "White forfeited: lunch" || g.GameString != "Base;BlackWins;White[2];wS1;bG1 wS1-" {
 		t.Errorf("%+v, moves %s", g, moveTexts(g))
+	}
+}
+
+// TestServeArchiveHTTP reads the archive over HTTP, behind the token: the
+// list, one game as JSON and as its GameString, the ratings, and a clear
+// error with the right status for each kind of bad request.
+func TestServeArchiveHTTP(t *testing.T) {
+	dir := t.TempDir()
+	db, tokenFile := filepath.Join(dir, "games.db"), filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte("sesame\n"), 0o600)
+	d := startDaemon(t, "--db", db, "--token-file", tokenFile)
+	tcp := dialTCP(t, d.uhpAddr)
+	fmt.Fprintln(tcp.conn, "auth sesame")
+	tcp.answer(t)
+	tcp.do(t, "options set DefaultBestMoveTime 0.05")
+	tcp.do(t, "newgame remote Base")
+	reply := tcp.do(t, "play wS1")
+	tcp.do(t, "play forfeit")
+
+	get := func(path, token string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+d.httpAddr+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if status, _ := get("/games", ""); status != http.StatusUnauthorized {
+		t.Errorf("GET /games without the token: %d", status)
+	}
+	status, body := get("/games", "sesame")
+	var page struct {
+		Games          []archive.Game
+		Total, PerPage int
+	}
+	if err := json.Unmarshal([]byte(body), &page); status != 200 || err != nil || page.Total != 1 || len(page.Games) != 1 || page.Games[0].Result != "BlackWins" {
+		t.Fatalf("GET /games: %d %s", status, body)
+	}
+	id := strconv.FormatInt(page.Games[0].ID, 10)
+	status, body = get("/games/"+id, "sesame")
+	var g archive.Game
+	if err := json.Unmarshal([]byte(body), &g); status != 200 || err != nil || len(g.Moves) != 2 || g.Moves[1].Text != reply[1] || g.Moves[0].At.IsZero() {
+		t.Errorf("GET /games/%s: %d %s", id, status, body)
+	}
+	if status, body = get("/games/"+id+".txt", "sesame"); status != 200 || body != "Base;BlackWins;White[2];wS1;"+reply[1]+"\n" {
+		t.Errorf("GET /games/%s.txt: %d %q", id, status, body)
+	}
+	if status, body = get("/ratings", "sesame"); status != 200 || !strings.Contains(body, `"ratings": []`) {
+		t.Errorf("GET /ratings (no game between engines): %d %s", status, body)
+	}
+	for path, want := range map[string]struct {
+		status int
+		says   string
+	}{
+		"/games/99":                {404, "game 99: no such game"},
+		"/games/99.txt":            {404, "game 99: no such game"},
+		"/games/x":                 {400, `game id \"x\": want a whole number`},
+		"/games/0":                 {400, "want a whole number from 1"},
+		"/games?result=won":        {400, `result \"won\": want WhiteWins, BlackWins or Draw`},
+		"/games?colour=white":      {400, `unknown filter \"colour\"`},
+		"/games?since=2025-13-01":  {400, "since"},
+		"/games?page=2":            {404, "page past the end"},
+		"/games?per_page=0":        {400, "per_page"},
+		"/games?player=x&player=y": {400, "given 2 times"},
+	} {
+		if status, body := get(path, "sesame"); status != want.status || !strings.Contains(body, want.says) || !strings.HasPrefix(body, `{"error":`) {
+			t.Errorf("GET %s: %d %s, want %d with %q", path, status, body, want.status, want.says)
+		}
+	}
+	if status, body := get("/healthz", "sesame"); status != 200 || body != "ok\n" {
+		t.Errorf("/healthz: %d %q", status, body)
 	}
 }

@@ -20,10 +20,16 @@ import (
 func (s *server) httpHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if why := s.archiveHealth(r.Context()); why != "" {
+			// Games go on without the archive: degraded, still ready.
+			fmt.Fprintln(w, "degraded: "+why)
+			return
+		}
 		fmt.Fprintln(w, "ok")
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/uhp", s.serveWebSocket)
+	s.archiveRoutes(mux)
 	return s.requireToken(mux)
 }
 

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 	"strings"
@@ -284,4 +285,20 @@ func invert(a [][]float64) [][]float64 {
 		inv[i] = m[i][n:]
 	}
 	return inv
+}
+
+// MarshalJSON writes a rating that is not finite (a perfect or a null
+// score) with null Elo and bounds, which JSON numbers cannot hold.
+func (r Rating) MarshalJSON() ([]byte, error) {
+	type plain Rating
+	out := struct {
+		plain
+		Elo  *float64 `json:"elo"`
+		Low  *float64 `json:"low"`
+		High *float64 `json:"high"`
+	}{plain: plain(r)}
+	if !math.IsInf(r.Elo, 0) && !math.IsNaN(r.Elo) {
+		out.Elo, out.Low, out.High = &r.Elo, &r.Low, &r.High
+	}
+	return json.Marshal(out)
 }
