@@ -25,8 +25,9 @@ func registerDB(cmd *cobra.Command, db *string) {
 }
 
 // sweepEvery is how often a daemon looks for the games of daemons that
-// died (several daemons sharing a PostgreSQL archive).
-const sweepEvery = 30 * time.Second
+// died (several daemons sharing a PostgreSQL archive, or one that
+// restarted before PostgreSQL saw its old connections end).
+const sweepEvery = 5 * time.Second
 
 // serverArchive is the daemon's archive: the store, the keeper that
 // writes to it, and the counter of what it failed to keep.
