@@ -59,6 +59,8 @@ func (a gameArchive) ended(g *core.Game, result core.Result, ending Ending, reas
 		end.Result = "Draw"
 	}
 	switch {
+	case ending == ByDisagreement:
+		end.How = "disagreement" // a void one has no result
 	case result == core.InProgress:
 		end.How, end.Reason = "interrupted", "the match was stopped"
 	case ending == ByForfeit && strings.Contains(reason, "loses on time"):
@@ -67,8 +69,6 @@ func (a gameArchive) ended(g *core.Game, result core.Result, ending Ending, reas
 		end.How = "forfeit"
 	case ending == ByMoveCap:
 		end.How = "adjudication"
-	case ending == ByDisagreement:
-		end.How = "disagreement"
 	}
 	a.rec.Ended(end, uhp.Describe(g).String())
 }
