@@ -128,6 +128,7 @@ position, and the wall time.`,
 			if store != nil {
 				defer store.Close()
 				cfg.Archive = archive.NewKeeper(store, archive.KeeperConfig{Log: logger(cmd)})
+				defer cfg.Archive.Close()
 			}
 			return runMatch(cmd, &f, cfg)
 		},

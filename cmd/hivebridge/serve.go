@@ -40,6 +40,7 @@ type serveConfig struct {
 	pairWait, moveWait                   time.Duration
 	grace                                time.Duration
 	db                                   string
+	archiveBacklog                       int
 }
 
 // NewCmdServe returns the serve command: the daemon.
@@ -93,6 +94,7 @@ for --grace, closes every session and stops every engine, then exits 0.`,
 	f.DurationVar(&cfg.moveWait, "move-wait", 15*time.Minute, "how long a paired player may think before forfeiting")
 	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long commands in progress may run on at shutdown")
 	registerDB(cmd, &cfg.db)
+	f.IntVar(&cfg.archiveBacklog, "archive-backlog", 10000, "the most ended games held while the archive is unavailable, to write once it is back; more are lost (and counted)")
 	return cmd
 }
 
@@ -217,7 +219,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		return err
 	}
 	if s.archive != nil {
-		defer s.archive.store.Close()
+		defer s.archive.close()
 	}
 	s.drain, s.cancelDrain = context.WithCancel(s.hardStop)
 	defer s.cancelDrain()

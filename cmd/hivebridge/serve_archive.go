@@ -50,12 +50,16 @@ func (s *server) openArchive(ctx context.Context) error {
 		Help: "Games (never started in the archive) and moves that ended without being archived.",
 	}, []string{"what"})}
 	s.metrics.registry.MustRegister(a.lost)
-	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, OnLost: func(games, moves int) {
+	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.archiveBacklog, OnLost: func(games, moves int) {
 		a.lost.WithLabelValues("games").Add(float64(games))
 		a.lost.WithLabelValues("moves").Add(float64(moves))
 	}})
 	a.lost.WithLabelValues("games")
 	a.lost.WithLabelValues("moves")
+	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "hivebridge_archive_pending_games",
+		Help: "Games that ended while the archive was unavailable, held to be written once it is back.",
+	}, func() float64 { return float64(a.keeper.Pending()) }))
 	s.archive = a
 	s.log.Info().Str("archive", store.Name()).Msg("archiving games")
 	sweep := func() {
@@ -80,6 +84,13 @@ func (s *server) openArchive(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// close writes what it can of the games held, reports the rest lost, and
+// closes the store; the sessions have ended.
+func (a *serverArchive) close() {
+	a.keeper.Close()
+	a.store.Close()
 }
 
 // backendName is the backend as a player in the archive: its id and spec.

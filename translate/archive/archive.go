@@ -83,6 +83,9 @@ type Game struct {
 // with (a game begun from a GameString, or a game whose first writes the
 // database missed).
 type Start struct {
+	// Key, if not empty, makes Start idempotent: a second Start with the
+	// same key updates the game the first archived.
+	Key        string
 	Source     string
 	GameType   string
 	White      string

@@ -2,6 +2,8 @@ package archive
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"sync"
 	"time"
@@ -22,6 +24,10 @@ type KeeperConfig struct {
 	// (1s when zero): while the database is down, sessions are not slowed
 	// by tries bound to fail. The first write after it catches up.
 	Pause time.Duration
+	// Backlog is how many ended games the keeper holds, while the
+	// database is down, to write once it is back (10000 when zero); a
+	// game past it, or still held when the keeper closes, is lost.
+	Backlog int
 	// OnLost is told of games (never started in the archive) and moves a
 	// game ended without archiving.
 	OnLost func(games, moves int)
@@ -40,6 +46,9 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 	if c.Pause <= 0 {
 		c.Pause = time.Second
 	}
+	if c.Backlog <= 0 {
+		c.Backlog = 10000
+	}
 	if c.OnLost == nil {
 		c.OnLost = func(int, int) {}
 	}
@@ -48,20 +57,94 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 
 // Keeper writes the games of a process to a store as they are played. A
 // write that fails is tried again a bounded number of times, then left for
-// the game's next write to catch up; what a game ends without archiving is
-// logged and counted. No failure of the database reaches the game.
+// the game's next write to catch up; a game that ends while the database
+// is down is held and written once it is back. What the keeper gives up on
+// is logged and counted. No failure of the database reaches the game.
 type Keeper struct {
 	store Store
 	cfg   KeeperConfig
 
 	mu        sync.Mutex
-	downUntil time.Time // no writes are tried before then
-	lastErr   error     // the last failure, while down
+	downUntil time.Time   // no writes are tried before then
+	lastErr   error       // the last failure, while down
+	backlog   []*Recorder // ended games the archive lacks
+
+	stop chan struct{} // closed by Close
+	done chan struct{} // closed when the retrying goroutine ends
 }
 
-// NewKeeper returns a keeper writing to store.
+// NewKeeper returns a keeper writing to store; Close it before the store.
 func NewKeeper(store Store, cfg KeeperConfig) *Keeper {
-	return &Keeper{store: store, cfg: cfg.withDefaults()}
+	k := &Keeper{store: store, cfg: cfg.withDefaults(), stop: make(chan struct{}), done: make(chan struct{})}
+	go k.retry()
+	return k
+}
+
+// retry writes the backlog whenever the pause after a failure is over.
+func (k *Keeper) retry() {
+	defer close(k.done)
+	t := time.NewTicker(k.cfg.Pause)
+	defer t.Stop()
+	for {
+		select {
+		case <-k.stop:
+			return
+		case <-t.C:
+			k.writeBacklog()
+		}
+	}
+}
+
+// writeBacklog writes what it can of the backlog, and keeps the rest: a
+// game leaves the backlog only once written, so that Pending never
+// misses one being written.
+func (k *Keeper) writeBacklog() {
+	k.mu.Lock()
+	held := append([]*Recorder(nil), k.backlog...)
+	k.mu.Unlock()
+	written := map[*Recorder]bool{}
+	for _, r := range held {
+		if r.flush(r.end) {
+			written[r] = true
+		}
+	}
+	if len(written) == 0 {
+		return
+	}
+	k.mu.Lock()
+	left := k.backlog[:0]
+	for _, r := range k.backlog {
+		if !written[r] {
+			left = append(left, r)
+		}
+	}
+	k.backlog = left
+	k.mu.Unlock()
+}
+
+// Pending returns how many ended games wait for the database.
+func (k *Keeper) Pending() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.backlog)
+}
+
+// Close tries the backlog once more and reports what it still lacks as
+// lost. The recorders of games in progress must have ended first.
+func (k *Keeper) Close() {
+	close(k.stop)
+	<-k.done
+	k.mu.Lock()
+	k.downUntil = time.Time{}
+	k.mu.Unlock()
+	k.writeBacklog()
+	k.mu.Lock()
+	left := k.backlog
+	k.backlog = nil
+	k.mu.Unlock()
+	for _, r := range left {
+		r.lost()
+	}
 }
 
 // Store returns the keeper's store.
@@ -147,6 +230,7 @@ type Players struct{ White, Black string }
 // change is answered, so that what a client was told is in the archive.
 type Recorder struct {
 	k          *Keeper
+	end        *End // once ended
 	start      Start
 	players    Players
 	id         int64 // 0 until the archive holds the game
@@ -161,8 +245,10 @@ type Recorder struct {
 // starts from and the moves already in it (all played by by).
 func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by string, players Players) *Recorder {
 	now := time.Now()
+	key := make([]byte, 16)
+	rand.Read(key)
 	r := &Recorder{k: k, players: players, gameString: gameString, stale: true,
-		start: Start{Source: source, GameType: gameType, Started: now}}
+		start: Start{Key: hex.EncodeToString(key), Source: source, GameType: gameType, Started: now}}
 	for i, text := range moves {
 		r.moves = append(r.moves, Move{Ply: i, Text: text, By: by, At: now})
 	}
@@ -189,8 +275,9 @@ func (r *Recorder) Undone(n int, gameString string) {
 	r.flush(nil)
 }
 
-// Ended records how the game ended; the recorder takes nothing more. What
-// the archive still lacks then is reported as lost.
+// Ended records how the game ended; the recorder takes nothing more. A
+// game the archive cannot take now is held in the keeper's backlog, or
+// reported lost when that is full.
 func (r *Recorder) Ended(end End, gameString string) {
 	if r.over {
 		return
@@ -199,16 +286,30 @@ func (r *Recorder) Ended(end End, gameString string) {
 	if end.At.IsZero() {
 		end.At = time.Now()
 	}
-	r.gameString, r.stale = gameString, true
-	if r.flush(&end) {
+	r.gameString, r.stale, r.end = gameString, true, &end
+	if r.flush(r.end) {
 		return
 	}
+	r.k.mu.Lock()
+	held := len(r.k.backlog) < r.k.cfg.Backlog
+	if held {
+		r.k.backlog = append(r.k.backlog, r)
+	}
+	r.k.mu.Unlock()
+	if !held {
+		r.lost()
+	}
+}
+
+// lost reports what the archive lacks of an ended game the keeper gives
+// up on: all of it when it was never started there.
+func (r *Recorder) lost() {
 	games, moves := 0, len(r.moves)-r.archived
 	if r.id == 0 {
 		games = 1
 	}
 	r.k.cfg.OnLost(games, moves)
-	r.k.cfg.Log.Warn().Int64("game", r.id).Int("moves_lost", moves).Str("how", end.How).Msg("game ended without being archived whole")
+	r.k.cfg.Log.Warn().Int64("game", r.id).Int("moves_lost", moves).Str("how", r.end.How).Msg("game ended without being archived whole")
 }
 
 // Over reports whether the game has ended.

@@ -41,7 +41,7 @@ func (f *flaky) Ping(ctx context.Context) error {
 func TestKeeper(t *testing.T) {
 	store := &flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
 	var lostGames, lostMoves atomic.Int64
-	k := NewKeeper(store, KeeperConfig{Pause: 50 * time.Millisecond, Backoff: time.Millisecond, OnLost: func(g, m int) {
+	k := NewKeeper(store, KeeperConfig{Pause: 20 * time.Millisecond, Backoff: time.Millisecond, OnLost: func(g, m int) {
 		lostGames.Add(int64(g))
 		lostMoves.Add(int64(m))
 	}})
@@ -64,7 +64,7 @@ func TestKeeper(t *testing.T) {
 	}
 	// It comes back: the next move catches up, after an undo.
 	store.down.Store(false)
-	time.Sleep(60 * time.Millisecond)
+	time.Sleep(30 * time.Millisecond)
 	r.Undone(1, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
 	r.Played("bG1 bS1-", "native", "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
 	r.Ended(End{Result: "WhiteWins", How: "forfeit", Reason: "Black forfeited"}, "Base;WhiteWins;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
@@ -87,8 +87,25 @@ func TestKeeper(t *testing.T) {
 		t.Errorf("lost %d games, %d moves; want none", lostGames.Load(), lostMoves.Load())
 	}
 
-	// A game that ends while the database is down is counted lost: the
-	// moves archived stay, the rest are reported.
+	// A game that ends while the database is down is held, and written
+	// once it is back.
+	held := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
+	store.down.Store(true)
+	held.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	held.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
+	if k.Pending() != 1 {
+		t.Errorf("%d games pending, want 1", k.Pending())
+	}
+	store.down.Store(false)
+	for deadline := time.Now().Add(5 * time.Second); k.Pending() > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g, err := store.Get(ctx, held.ID()); err != nil || g.Status != Finished || g.Plies != 1 || g.How != "disconnect" {
+		t.Errorf("the held game once the database is back: %+v %v", g, err)
+	}
+
+	// Games the keeper still holds when it closes are lost: the moves
+	// archived stay, the rest are reported.
 	kept := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
 	kept.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
 	store.down.Store(true)
@@ -97,7 +114,34 @@ func TestKeeper(t *testing.T) {
 	never := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
 	never.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
 	never.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
+	if lostGames.Load() != 0 || lostMoves.Load() != 0 {
+		t.Errorf("lost %d games, %d moves before the keeper gave up", lostGames.Load(), lostMoves.Load())
+	}
+	k.Close()
 	if lostGames.Load() != 1 || lostMoves.Load() != 2 {
 		t.Errorf("lost %d games, %d moves; want 1 game never started and 2 moves (one of each game)", lostGames.Load(), lostMoves.Load())
+	}
+}
+
+// TestKeeperStartOnce: a start whose commit the keeper never heard of is
+// not archived twice when it is tried again.
+func TestKeeperStartOnce(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve")
+	ctx := context.Background()
+	st := Start{Key: "k1", Source: "uhp-ws", GameType: "Base", White: Viewer, Black: Viewer, Started: time.Now(), GameString: "Base;InProgress;Black[1];wA1",
+		Moves: []Move{{Ply: 0, Text: "wA1", By: Viewer, At: time.Now()}}}
+	id1, err := s.Start(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Moves = append(st.Moves, Move{Ply: 1, Text: "bA1 wA1-", By: Viewer, At: time.Now()})
+	st.GameString = "Base;InProgress;White[2];wA1;bA1 wA1-"
+	id2, err := s.Start(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := s.Get(ctx, id1)
+	if _, total, _ := s.List(ctx, Filter{Page: 1, PerPage: 10}); id1 != id2 || total != 1 || g.Plies != 2 || len(g.Moves) != 2 || g.GameString != st.GameString {
+		t.Errorf("ids %d and %d, %d games, %+v", id1, id2, total, g)
 	}
 }

@@ -22,6 +22,7 @@ var migrations = [][]string{
 		`CREATE TABLE games (
 			id {{serial}},
 			owner BIGINT NOT NULL,
+			game_key TEXT UNIQUE,
 			source TEXT NOT NULL,
 			game_type TEXT NOT NULL,
 			white TEXT NOT NULL,

@@ -71,11 +71,20 @@ func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
+	// A start whose commit the process never heard of (the connection cut
+	// as it committed) is found by its key and brought up to date, rather
+	// than archived twice.
+	key := sql.NullString{String: st.Key, Valid: st.Key != ""}
 	var id int64
-	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, source, game_type, white, black, status, started_ms, game_string, plies)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		s.owner, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
+	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (game_key) DO UPDATE SET white = excluded.white, black = excluded.black, game_string = excluded.game_string, plies = excluded.plies
+		RETURNING id`),
+		s.owner, key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
 	if err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ?`), id); err != nil {
 		return 0, err
 	}
 	if err := s.insertMoves(ctx, tx, id, st.Moves); err != nil {

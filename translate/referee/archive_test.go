@@ -25,6 +25,7 @@ func TestMatchArchive(t *testing.T) {
 	cfg := matchConfig(t, "native", illegal, 2, "depth=1")
 	cfg.RandomPlies = 2
 	cfg.Archive = archive.NewKeeper(store, archive.KeeperConfig{})
+	defer cfg.Archive.Close()
 	res, err := referee.Run(ctx, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
