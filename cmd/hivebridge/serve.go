@@ -23,6 +23,7 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/pgpair"
 )
 
 // serveConfig holds the flags of hivebridge serve.
@@ -127,7 +128,8 @@ type server struct {
 	jsonServer *hivejson.Server
 	pairing    *translate.Pairing
 	metrics    *metrics
-	archive    *serverArchive // nil with --db none
+	archive    *serverArchive  // nil with --db none
+	shared     *pgpair.Pairing // pairs viewers across the daemons of a PostgreSQL archive
 
 	sessions atomic.Int64 // open sessions
 	nextID   atomic.Uint64
@@ -220,6 +222,12 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	}
 	if s.archive != nil {
 		defer s.archive.close()
+	}
+	if err := s.sharePairing(s.hardStop); err != nil {
+		return err
+	}
+	if s.shared != nil {
+		defer s.shared.Close()
 	}
 	s.drain, s.cancelDrain = context.WithCancel(s.hardStop)
 	defer s.cancelDrain()
@@ -360,6 +368,9 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 	}
 	if s.pairing != nil {
 		cfg.Matchmaker = s.pairing.Match
+	}
+	if s.shared != nil {
+		cfg.Matchmaker = s.shared.Match
 	}
 	return uhp.NewEngine(cfg), log
 }

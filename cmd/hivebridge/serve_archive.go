@@ -15,6 +15,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/archive"
+	"github.com/hivebridge/hivebridge/translate/pgpair"
 )
 
 // dbFlagHelp documents --db, on every command that has it.
@@ -83,6 +84,21 @@ func (s *server) openArchive(ctx context.Context) error {
 			}
 		}
 	}()
+	return nil
+}
+
+// sharePairing pairs viewers through PostgreSQL when the daemon pairs
+// viewers and its archive is PostgreSQL: a viewer then meets the viewers
+// of every daemon on that archive.
+func (s *server) sharePairing(ctx context.Context) error {
+	if !s.cfg.pairViewers || s.archive == nil || !strings.HasPrefix(s.cfg.db, "postgres") {
+		return nil
+	}
+	p, err := pgpair.Open(ctx, s.cfg.db, s.cfg.pairWait, s.cfg.moveWait, s.log)
+	if err != nil {
+		return err
+	}
+	s.shared = p
 	return nil
 }
 

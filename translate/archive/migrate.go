@@ -47,6 +47,16 @@ var migrations = [][]string{
 			at_ms BIGINT NOT NULL,
 			PRIMARY KEY (game, ply))`,
 	},
+	{ // 2: viewers waiting for a partner on any daemon (PostgreSQL pairing)
+		`CREATE TABLE pair_requests (
+			id {{serial}},
+			channel TEXT NOT NULL,
+			game_type TEXT NOT NULL,
+			color INTEGER NOT NULL,
+			named INTEGER NOT NULL,
+			taken INTEGER NOT NULL DEFAULT 0,
+			created_ms BIGINT NOT NULL)`,
+	},
 }
 
 // schemaVersion is the version this binary writes.

@@ -22,8 +22,8 @@ var postgresDialect = dialect{
 	dollar: true,
 }
 
-// redact hides the password of a database URL, for messages.
-func redact(db string) string {
+// Redact hides the password of a database URL, for messages.
+func Redact(db string) string {
 	u, err := url.Parse(db)
 	if err != nil {
 		return "postgres://..."
@@ -37,7 +37,7 @@ func redact(db string) string {
 // when that connection ends, so the games of a daemon that died are found
 // by any other.
 func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
-	name := redact(dsn)
+	name := Redact(dsn)
 	fail := func(err error) error { return fmt.Errorf("archive %s: %v", name, err) }
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
