@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -46,6 +47,112 @@ type sqlStore struct {
 	// deadOwners returns those of owners whose process has stopped.
 	deadOwners func(ctx context.Context, owners []int64) ([]int64, error)
 	release    func() // lets go of what marks this process alive
+
+	// Writes go through one goroutine that commits every write waiting
+	// in one transaction (group commit): the commits of a thousand
+	// sessions cost the database a few, not a thousand.
+	writes     chan *writeOp
+	stopWriter chan struct{}
+	writerDone chan struct{}
+	closeOnce  sync.Once
+}
+
+// writeOp is one write waiting for the writer.
+type writeOp struct {
+	run  func(ctx context.Context, tx *sql.Tx) error
+	done chan error
+}
+
+// maxBatch bounds the writes of one transaction.
+const maxBatch = 256
+
+// startWriter starts the goroutine that commits the writes.
+func (s *sqlStore) startWriter() {
+	s.writes, s.stopWriter, s.writerDone = make(chan *writeOp), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(s.writerDone)
+		for {
+			var batch []*writeOp
+			select {
+			case <-s.stopWriter:
+				return
+			case op := <-s.writes:
+				batch = append(batch, op)
+			}
+		more:
+			for len(batch) < maxBatch {
+				select {
+				case op := <-s.writes:
+					batch = append(batch, op)
+				default:
+					break more
+				}
+			}
+			s.commit(batch)
+		}
+	}()
+}
+
+// commit runs a batch of writes in one transaction, each in a savepoint
+// of its own so that one failing leaves the others, and tells each how it
+// went.
+func (s *sqlStore) commit(batch []*writeOp) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	errs := make([]error, len(batch))
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err == nil {
+		for i, op := range batch {
+			if len(batch) == 1 {
+				errs[i] = op.run(ctx, tx)
+				break
+			}
+			if _, err = tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+				break
+			}
+			if errs[i] = op.run(ctx, tx); errs[i] != nil {
+				_, err = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT w")
+			} else {
+				_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT w")
+			}
+			if err != nil {
+				break
+			}
+		}
+		if err == nil && len(batch) == 1 && errs[0] != nil {
+			tx.Rollback()
+		} else if err == nil {
+			err = tx.Commit()
+		} else {
+			tx.Rollback()
+		}
+	}
+	for i, op := range batch {
+		if err != nil {
+			errs[i] = err
+		}
+		op.done <- errs[i]
+	}
+}
+
+// inTx runs a write in the writer's next transaction, and returns once it
+// is committed or has failed. A write whose ctx ends first may still be
+// committed: the archive's writes are made to be tried again safely.
+func (s *sqlStore) inTx(ctx context.Context, run func(ctx context.Context, tx *sql.Tx) error) error {
+	op := &writeOp{run: run, done: make(chan error, 1)}
+	select {
+	case s.writes <- op:
+	case <-s.stopWriter:
+		return errors.New("the archive is closed")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-op.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
@@ -66,31 +173,26 @@ func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
 }
 
 func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	// A start whose commit the process never heard of (the connection cut
-	// as it committed) is found by its key and brought up to date, rather
-	// than archived twice.
-	key := sql.NullString{String: st.Key, Valid: st.Key != ""}
 	var id int64
-	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (game_key) DO UPDATE SET white = excluded.white, black = excluded.black, game_string = excluded.game_string, plies = excluded.plies
-		RETURNING id`),
-		s.owner, key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ?`), id); err != nil {
-		return 0, err
-	}
-	if err := s.insertMoves(ctx, tx, id, st.Moves); err != nil {
-		return 0, err
-	}
-	return id, tx.Commit()
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// A start whose commit the process never heard of (the
+		// connection cut as it committed) is found by its key and
+		// brought up to date, rather than archived twice.
+		key := sql.NullString{String: st.Key, Valid: st.Key != ""}
+		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (game_key) DO UPDATE SET white = excluded.white, black = excluded.black, game_string = excluded.game_string, plies = excluded.plies
+			RETURNING id`),
+			s.owner, key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ?`), id); err != nil {
+			return err
+		}
+		return s.insertMoves(ctx, tx, id, st.Moves)
+	})
+	return id, err
 }
 
 func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves []Move) error {
@@ -104,34 +206,34 @@ func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves 
 }
 
 func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
-		return err
-	}
-	if err := s.insertMoves(ctx, tx, id, c.Moves); err != nil {
-		return err
-	}
-	plies := c.From + len(c.Moves)
-	var res sql.Result
-	if c.End == nil {
-		res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ? WHERE id = ?`),
-			c.White, c.Black, c.GameString, plies, id)
-	} else {
-		res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ?,
-			status = ?, ended_ms = ?, result = ?, how = ?, reason = ? WHERE id = ?`),
-			c.White, c.Black, c.GameString, plies, string(c.End.status()), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
-	}
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err == nil && n != 1 {
-		return fmt.Errorf("game %d: %w", id, ErrNotFound)
-	}
-	return tx.Commit()
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
+			return err
+		}
+		if err := s.insertMoves(ctx, tx, id, c.Moves); err != nil {
+			return err
+		}
+		plies := c.From + len(c.Moves)
+		var (
+			res sql.Result
+			err error
+		)
+		if c.End == nil {
+			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ? WHERE id = ?`),
+				c.White, c.Black, c.GameString, plies, id)
+		} else {
+			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ?,
+				status = ?, ended_ms = ?, result = ?, how = ?, reason = ? WHERE id = ?`),
+				c.White, c.Black, c.GameString, plies, string(c.End.status()), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
+		}
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n != 1 {
+			return fmt.Errorf("game %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
 }
 
 func (s *sqlStore) InterruptOrphans(ctx context.Context) (int, error) {
@@ -300,15 +402,24 @@ func (s *sqlStore) Outcomes(ctx context.Context) ([]Outcome, error) {
 
 func (s *sqlStore) Ping(ctx context.Context) error { return s.write.PingContext(ctx) }
 
+// Close stops the writer (the writes in hand committed first), lets go
+// of the process's mark, and closes the database; again, it does nothing.
 func (s *sqlStore) Close() error {
-	if s.release != nil {
-		s.release()
-	}
-	err := s.read.Close()
-	if s.write != s.read {
-		if werr := s.write.Close(); err == nil {
-			err = werr
+	var err error
+	s.closeOnce.Do(func() {
+		if s.stopWriter != nil {
+			close(s.stopWriter)
+			<-s.writerDone
 		}
-	}
+		if s.release != nil {
+			s.release()
+		}
+		err = s.read.Close()
+		if s.write != s.read {
+			if werr := s.write.Close(); err == nil {
+				err = werr
+			}
+		}
+	})
 	return err
 }
