@@ -50,7 +50,7 @@ func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
 	read.SetMaxOpenConns(4)
 	s := &sqlStore{name: path, d: sqliteDialect, read: read, write: write}
 	s.deadOwners = func(_ context.Context, owners []int64) ([]int64, error) { return deadLockFiles(path, owners) }
-	s.startWriter()
+	s.startWriters(1)
 	if err := migrate(ctx, write, sqliteDialect); err != nil {
 		s.Close()
 		return nil, fail(err)

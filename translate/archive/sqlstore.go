@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ type sqlStore struct {
 	// Writes go through one goroutine that commits every write waiting
 	// in one transaction (group commit): the commits of a thousand
 	// sessions cost the database a few, not a thousand.
-	writes     chan *writeOp
+	writes     []chan *writeOp // one a writer
 	stopWriter chan struct{}
 	writerDone chan struct{}
 	closeOnce  sync.Once
@@ -66,31 +67,49 @@ type writeOp struct {
 // maxBatch bounds the writes of one transaction.
 const maxBatch = 256
 
-// startWriter starts the goroutine that commits the writes.
-func (s *sqlStore) startWriter() {
-	s.writes, s.stopWriter, s.writerDone = make(chan *writeOp), make(chan struct{}), make(chan struct{})
+// startWriters starts the n goroutines that commit the writes: one for
+// SQLite, which has one writer at a time; several for PostgreSQL, whose
+// commits wait on its disk independently. The writes of one game all go
+// to one writer, in order: a write given up by its caller but still under
+// way is committed before the write that tries it again.
+func (s *sqlStore) startWriters(n int) {
+	s.stopWriter, s.writerDone = make(chan struct{}), make(chan struct{})
+	for range n {
+		s.writes = append(s.writes, make(chan *writeOp))
+	}
+	var running sync.WaitGroup
+	running.Add(n)
 	go func() {
-		defer close(s.writerDone)
-		for {
-			var batch []*writeOp
-			select {
-			case <-s.stopWriter:
-				return
-			case op := <-s.writes:
-				batch = append(batch, op)
-			}
-		more:
-			for len(batch) < maxBatch {
-				select {
-				case op := <-s.writes:
-					batch = append(batch, op)
-				default:
-					break more
-				}
-			}
-			s.commit(batch)
-		}
+		running.Wait()
+		close(s.writerDone)
 	}()
+	for _, ch := range s.writes {
+		go s.writer(ch, &running)
+	}
+}
+
+// writer commits batches of the writes waiting.
+func (s *sqlStore) writer(writes chan *writeOp, running *sync.WaitGroup) {
+	defer running.Done()
+	for {
+		var batch []*writeOp
+		select {
+		case <-s.stopWriter:
+			return
+		case op := <-writes:
+			batch = append(batch, op)
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case op := <-writes:
+				batch = append(batch, op)
+			default:
+				break more
+			}
+		}
+		s.commit(batch)
+	}
 }
 
 // commit runs a batch of writes in one transaction, each in a savepoint
@@ -135,13 +154,15 @@ func (s *sqlStore) commit(batch []*writeOp) {
 	}
 }
 
-// inTx runs a write in the writer's next transaction, and returns once it
+// inTx runs a write of game (its key) in its writer's next transaction, and returns once it
 // is committed or has failed. A write whose ctx ends first may still be
 // committed: the archive's writes are made to be tried again safely.
-func (s *sqlStore) inTx(ctx context.Context, run func(ctx context.Context, tx *sql.Tx) error) error {
+func (s *sqlStore) inTx(ctx context.Context, game string, run func(ctx context.Context, tx *sql.Tx) error) error {
 	op := &writeOp{run: run, done: make(chan error, 1)}
+	h := fnv.New32a()
+	h.Write([]byte(game))
 	select {
-	case s.writes <- op:
+	case s.writes[h.Sum32()%uint32(len(s.writes))] <- op:
 	case <-s.stopWriter:
 		return errors.New("the archive is closed")
 	case <-ctx.Done():
@@ -174,7 +195,7 @@ func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
 
 func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
 	var id int64
-	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.inTx(ctx, st.Key, func(ctx context.Context, tx *sql.Tx) error {
 		// A start whose commit the process never heard of (the
 		// connection cut as it committed) is found by its key and
 		// brought up to date, rather than archived twice.
@@ -206,7 +227,9 @@ func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves 
 }
 
 func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
-	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	// A game's updates share a writer (by its id); its start, with another
+	// writer (by its key), has been committed before the first of them.
+	return s.inTx(ctx, strconv.FormatInt(id, 10), func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
 			return err
 		}
