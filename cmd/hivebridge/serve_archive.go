@@ -64,6 +64,9 @@ func (s *server) openArchive(ctx context.Context) error {
 	s.archive = a
 	s.log.Info().Str("archive", store.Name()).Msg("archiving games")
 	sweep := func() {
+		if err := store.Heartbeat(ctx); err != nil {
+			s.log.Warn().Err(err).Msg("marking this daemon alive in the archive")
+		}
 		n, err := store.InterruptOrphans(ctx)
 		if err != nil {
 			s.log.Warn().Err(err).Msg("looking for interrupted games")

@@ -134,6 +134,9 @@ type Store interface {
 	Outcomes(ctx context.Context) ([]Outcome, error)
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
+	// Heartbeat marks this process alive again if the database forgot it
+	// (a PostgreSQL server restarted): a writer calls it now and then.
+	Heartbeat(ctx context.Context) error
 	// Name says which database this is, for messages.
 	Name() string
 	Close() error

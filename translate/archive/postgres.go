@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"sync"
 
 	// pgx: the maintained pure-Go PostgreSQL driver, through database/sql
 	// for the store (the same SQL as SQLite's) and natively for
@@ -61,17 +62,55 @@ func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 			db.Close()
 			return nil, fail(err)
 		}
-		conn, err := db.Conn(ctx)
-		if err == nil {
-			_, err = conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, $2)`, lockClass, s.owner)
-		}
-		if err != nil {
+		lock := &ownerLock{db: db, owner: s.owner}
+		if err := lock.hold(ctx); err != nil {
 			db.Close()
 			return nil, fail(err)
 		}
-		s.release = func() { conn.Close() }
+		s.release, s.heartbeat = lock.release, lock.hold
 	}
 	return s, nil
+}
+
+// ownerLock is a writer's advisory lock, on a connection of its own.
+type ownerLock struct {
+	db    *sql.DB
+	owner int64
+	mu    sync.Mutex
+	conn  *sql.Conn
+}
+
+// hold takes the lock if its connection is gone (PostgreSQL restarted, or
+// the connection cut): until then, other daemons take this one's games for
+// those of a daemon that died.
+func (l *ownerLock) hold(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.conn != nil {
+		if l.conn.PingContext(ctx) == nil {
+			return nil
+		}
+		l.conn.Close()
+		l.conn = nil
+	}
+	conn, err := l.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, $2)`, lockClass, l.owner); err != nil {
+		conn.Close()
+		return err
+	}
+	l.conn = conn
+	return nil
+}
+
+func (l *ownerLock) release() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.conn != nil {
+		l.conn.Close()
+	}
 }
 
 // unlockedOwners returns those of owners whose advisory lock nobody holds.

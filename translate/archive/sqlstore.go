@@ -48,6 +48,7 @@ type sqlStore struct {
 	// deadOwners returns those of owners whose process has stopped.
 	deadOwners func(ctx context.Context, owners []int64) ([]int64, error)
 	release    func() // lets go of what marks this process alive
+	heartbeat  func(ctx context.Context) error
 
 	// Writes go through one goroutine that commits every write waiting
 	// in one transaction (group commit): the commits of a thousand
@@ -424,6 +425,13 @@ func (s *sqlStore) Outcomes(ctx context.Context) ([]Outcome, error) {
 }
 
 func (s *sqlStore) Ping(ctx context.Context) error { return s.write.PingContext(ctx) }
+
+func (s *sqlStore) Heartbeat(ctx context.Context) error {
+	if s.heartbeat == nil {
+		return nil
+	}
+	return s.heartbeat(ctx)
+}
 
 // Close stops the writer (the writes in hand committed first), lets go
 // of the process's mark, and closes the database; again, it does nothing.

@@ -247,3 +247,24 @@ func TestDefaultPath(t *testing.T) {
 		t.Errorf("without: %s", p)
 	}
 }
+
+// TestHeartbeatAfterRestart: a PostgreSQL restart drops every daemon's
+// advisory lock; a writer's heartbeat takes its lock again, so that its
+// games in progress are not taken for a dead daemon's.
+func TestHeartbeatAfterRestart(t *testing.T) {
+	pg := pgtest.Start(t)
+	ctx := context.Background()
+	first := open(t, pg.URL, "serve")
+	if _, err := first.Start(ctx, Start{Source: "uhp-ws", GameType: "Base", White: Viewer, Black: Viewer, Started: time.Now(), GameString: "Base;NotStarted;White[1]"}); err != nil {
+		t.Fatal(err)
+	}
+	pg.Stop(t)
+	pg.Start(t)
+	if err := first.Heartbeat(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second := open(t, pg.URL, "serve")
+	if n, err := second.InterruptOrphans(ctx); n != 0 || err != nil {
+		t.Errorf("after the restart and a heartbeat: %d games interrupted (%v), want none: the first writer lives", n, err)
+	}
+}
