@@ -83,3 +83,33 @@ func TestTwoDaemonsPairViewers(t *testing.T) {
 	}
 	t.Logf("%d plies, %s (%s)", len(g.Moves), g.How, g.Reason)
 }
+
+// TestTwoDaemonsMoveDeadline: across daemons, a paired player who does not
+// move within --move-wait forfeits on time, as on one daemon, and the
+// archive says so.
+func TestTwoDaemonsMoveDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PostgreSQL")
+	}
+	pg := pgtest.Start(t)
+	one := startDaemon(t, "--db", pg.URL, "--pair-viewers", "--pair-wait", "10s", "--move-wait", "500ms")
+	two := startDaemon(t, "--db", pg.URL, "--pair-viewers", "--pair-wait", "10s", "--move-wait", "500ms")
+	white := dialTCP(t, one.uhpAddr)
+	white.answer(t)
+	black := dialTCP(t, two.uhpAddr)
+	black.answer(t)
+	fmt.Fprintln(white.conn, "newgame remote Base White")
+	time.Sleep(200 * time.Millisecond)
+	fmt.Fprintln(black.conn, "newgame remote Base")
+	white.answer(t)
+	fmt.Fprintln(white.conn, "play wS1")
+	black.answer(t) // black's newgame; black then thinks too long
+	got := white.answer(t)
+	if len(got) != 3 || got[1] != "Base;WhiteWins;Black[1];wS1" || !strings.Contains(got[2], "Black did not move within 500ms") {
+		t.Fatalf("white's play: %q", got)
+	}
+	games := allGames(t, readArchive(t, pg.URL))
+	if len(games) != 1 || games[0].How != "timeout" || games[0].Result != "WhiteWins" {
+		t.Errorf("%+v, want one game won by White on time", games)
+	}
+}

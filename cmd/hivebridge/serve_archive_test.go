@@ -228,3 +228,23 @@ func TestServeArchiveHTTP(t *testing.T) {
 		t.Errorf("/healthz: %d %q", status, body)
 	}
 }
+
+// TestServeShutdownInterruptsGames: a game in progress when the daemon is
+// stopped (SIGTERM) is archived interrupted, not as the viewer's leaving,
+// so that it can be played on.
+func TestServeShutdownInterruptsGames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "games.db")
+	d := startDaemon(t, "--db", db)
+	tcp := dialTCP(t, d.uhpAddr)
+	tcp.answer(t)
+	tcp.do(t, "newgame Base")
+	tcp.do(t, "play wS1")
+	last := tcp.do(t, "play bS1 wS1-")
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	games := allGames(t, readArchive(t, db))
+	if len(games) != 1 || games[0].Status != archive.Interrupted || games[0].How != "interrupted" || games[0].GameString != last[0] {
+		t.Errorf("%+v, want one game interrupted at %s", games, last[0])
+	}
+}
