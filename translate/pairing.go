@@ -2,8 +2,8 @@ package translate
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,17 +40,31 @@ func NewPairing(wait, moveWait time.Duration) *Pairing {
 
 // table is one game between two people.
 type table struct {
-	once   sync.Once
-	left   chan struct{} // closed when either player leaves
-	reason string
+	once sync.Once
+	left chan struct{} // closed when either player leaves
+	why  seatError
 }
 
 func (t *table) leave(who core.Color, reason string) {
 	t.once.Do(func() {
-		t.reason = who.String() + " " + reason
+		how := "abandoned"
+		switch {
+		case strings.HasPrefix(reason, "forfeited"):
+			how = "forfeit"
+		case strings.HasPrefix(reason, "left"):
+			how = "disconnect"
+		}
+		t.why = seatError{msg: who.String() + " " + reason, how: how}
 		close(t.left)
 	})
 }
+
+// seatError is why a player's opponent has no move for them: it left, or
+// its time ran out. It says how that ends the game, for the archive.
+type seatError struct{ msg, how string }
+
+func (e seatError) Error() string    { return e.msg }
+func (e seatError) HowEnded() string { return e.how }
 
 // seat is one player's side of a table: its opponent's moves arrive in
 // inbox, its own go to the other seat's inbox.
@@ -119,9 +133,9 @@ func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ engine.Limit, _ fun
 			return m, nil
 		default:
 		}
-		return core.NoMove, errors.New(s.table.reason)
+		return core.NoMove, s.table.why
 	case <-timer.C:
-		return core.NoMove, fmt.Errorf("%s did not move within %s", s.color.Other(), s.moveWait)
+		return core.NoMove, seatError{msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), how: "timeout"}
 	case <-ctx.Done():
 		return core.NoMove, ctx.Err()
 	}
@@ -134,6 +148,10 @@ func (s *seat) Moved(m core.Move) {
 	default: // the other has not taken the last one: it has left
 	}
 }
+
+// KeptElsewhere says that White's session records the game, so that it is
+// archived once.
+func (s *seat) KeptElsewhere() bool { return s.color == core.Black }
 
 // Leave ends the table for both players.
 func (s *seat) Leave(reason string) { s.table.leave(s.color, reason) }

@@ -22,6 +22,7 @@ import (
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/archive"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
@@ -41,6 +42,7 @@ type matchFlags struct {
 	sprt                       string
 	disagreement               string
 	out                        string
+	db                         string
 }
 
 // NewCmdMatch returns the match command: hivebridge as the referee of a
@@ -119,6 +121,15 @@ position, and the wall time.`,
 			if err != nil {
 				return err
 			}
+			store, err := archive.Open(cmd.Context(), f.db, "match")
+			if err != nil {
+				return err
+			}
+			if store != nil {
+				defer store.Close()
+				cfg.Archive = archive.NewKeeper(store, archive.KeeperConfig{Log: logger(cmd)})
+				defer cfg.Archive.Close()
+			}
 			return runMatch(cmd, &f, cfg)
 		},
 	}
@@ -140,6 +151,7 @@ position, and the wall time.`,
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
 	fl.StringVar(&f.disagreement, "disagreement", "draw", "how to score a game ended by a rules disagreement: void, draw or referee")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
+	registerDB(cmd, &f.db)
 	cmd.MarkFlagRequired("white")
 	cmd.MarkFlagRequired("black")
 	return cmd

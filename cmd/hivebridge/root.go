@@ -25,7 +25,7 @@ output (the same as "hivebridge uhp"), answered by its native searcher.`,
 	}
 	backend.register(root)
 	root.PersistentFlags().String("log-level", "warn", "what to log on standard error: debug, info, warn, error or disabled")
-	root.AddCommand(NewCmdUHP(), NewCmdPerft(), NewCmdServe(), NewCmdBench(), NewCmdMatch(), NewCmdHivejson(), NewCmdHub(), NewCmdTune())
+	root.AddCommand(NewCmdUHP(), NewCmdPerft(), NewCmdServe(), NewCmdBench(), NewCmdMatch(), NewCmdHivejson(), NewCmdHub(), NewCmdTune(), NewCmdGames())
 	return root
 }
 

@@ -30,5 +30,9 @@ func TestMain(m *testing.M) {
 // TestScripts runs the transcripts in testdata/script: each starts
 // hivebridge, gives it input and compares what it prints.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(env *testscript.Env) error {
+		// The archive's default file, in the script's own directory.
+		env.Setenv("XDG_DATA_HOME", env.WorkDir+"/data")
+		return nil
+	}})
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/pgpair"
 )
 
 // serveConfig holds the flags of hivebridge serve.
@@ -39,6 +40,8 @@ type serveConfig struct {
 	pairViewers                          bool
 	pairWait, moveWait                   time.Duration
 	grace                                time.Duration
+	db                                   string
+	archiveBacklog                       int
 }
 
 // NewCmdServe returns the serve command: the daemon.
@@ -91,6 +94,8 @@ for --grace, closes every session and stops every engine, then exits 0.`,
 	f.DurationVar(&cfg.pairWait, "pair-wait", 30*time.Second, "how long a remote game waits for a partner before the backend plays")
 	f.DurationVar(&cfg.moveWait, "move-wait", 15*time.Minute, "how long a paired player may think before forfeiting")
 	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long commands in progress may run on at shutdown")
+	registerDB(cmd, &cfg.db)
+	f.IntVar(&cfg.archiveBacklog, "archive-backlog", 10000, "the most ended games held while the archive is unavailable, to write once it is back; more are lost (and counted)")
 	return cmd
 }
 
@@ -123,6 +128,8 @@ type server struct {
 	jsonServer *hivejson.Server
 	pairing    *translate.Pairing
 	metrics    *metrics
+	archive    *serverArchive  // nil with --db none
+	shared     *pgpair.Pairing // pairs viewers across the daemons of a PostgreSQL archive
 
 	sessions atomic.Int64 // open sessions
 	nextID   atomic.Uint64
@@ -210,6 +217,18 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	}
 	s.hardStop, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer s.cancel()
+	if err := s.openArchive(s.hardStop); err != nil {
+		return err
+	}
+	if s.archive != nil {
+		defer s.archive.close()
+	}
+	if err := s.sharePairing(s.hardStop); err != nil {
+		return err
+	}
+	if s.shared != nil {
+		defer s.shared.Close()
+	}
 	s.drain, s.cancelDrain = context.WithCancel(s.hardStop)
 	defer s.cancelDrain()
 
@@ -345,9 +364,13 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 			s.metrics.commands.WithLabelValues(protocol, command).Inc()
 			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())
 		},
+		Record: s.recordHook(protocol),
 	}
 	if s.pairing != nil {
 		cfg.Matchmaker = s.pairing.Match
+	}
+	if s.shared != nil {
+		cfg.Matchmaker = s.shared.Match
 	}
 	return uhp.NewEngine(cfg), log
 }

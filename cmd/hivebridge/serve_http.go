@@ -23,10 +23,16 @@ import (
 func (s *server) httpHandler() http.Handler {
 	private := http.NewServeMux()
 	private.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if why := s.archiveHealth(r.Context()); why != "" {
+			// Games go on without the archive: degraded, still ready.
+			fmt.Fprintln(w, "degraded: "+why)
+			return
+		}
 		fmt.Fprintln(w, "ok")
 	})
 	private.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
 	private.HandleFunc("/uhp", s.serveWebSocket)
+	s.archiveRoutes(private)
 	mux := http.NewServeMux()
 	page := web.Handler()
 	mux.Handle("GET /{$}", page)

@@ -58,7 +58,7 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &lockedBuffer{}
 	root := NewCmdRoot()
-	root.SetArgs(append([]string{"serve", "--uhp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "disabled"}, args...))
+	root.SetArgs(append([]string{"serve", "--uhp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "disabled", "--db", "none"}, args...))
 	root.SetOut(out)
 	root.SetErr(out)
 	done := make(chan error, 1)

@@ -55,6 +55,9 @@ type Config struct {
 	// OnCommand, if set, is told of every command answered: its keyword,
 	// how long the answer took, and the error it reported, if any.
 	OnCommand func(command string, took time.Duration, err error)
+	// Record, if set, is told of every change to the session's game
+	// (see GameEvent), to keep it.
+	Record func(GameEvent)
 }
 
 // Engine answers a viewer in UHP: one command per line, each answer ending
@@ -67,6 +70,12 @@ type Engine struct {
 	spellings []string    // the text of each move of game
 	remote    *remoteGame // the viewer's side, in a remote game
 	forfeited *forfeit    // set once a player forfeits
+	// best is the move the last bestmove answered, in the position after
+	// bestFor moves (-1: none), to tell the backend's moves from the
+	// viewer's; unrecorded marks a game the other session records.
+	best       core.Move
+	bestFor    int
+	unrecorded bool
 
 	defaultTime        *engine.Option
 	repetitionDraw     *engine.Option
@@ -95,7 +104,7 @@ func (e *Engine) Interrupt() bool {
 // NewEngine returns an engine session with no game in progress, as the
 // reference engine starts.
 func NewEngine(cfg Config) *Engine {
-	e := &Engine{cfg: cfg}
+	e := &Engine{cfg: cfg, bestFor: -1}
 	e.defaultTime = &engine.Option{Name: "DefaultBestMoveTime", Type: engine.DoubleOption, Default: "5", Min: "0.01", Max: "86400"}
 	e.repetitionDraw = &engine.Option{Name: "RepetitionDraw", Type: engine.BoolOption, Default: "True", Apply: func(v string) error {
 		if e.game != nil {
@@ -369,11 +378,13 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 	if g.Type()&^e.cfg.Expansions != 0 {
 		return fmt.Errorf("This engine does not support %s games.", FormatGameType(g.Type()))
 	}
+	e.recordLeft("abandoned", "the viewer started a new game")
 	e.leaveRemote("started a new game")
 	if err := engine.Forget(ctx, e.cfg.Searcher); err != nil {
 		e.cfg.Log.Warn().Err(err).Msg("the searcher could not forget the last game")
 	}
 	e.game, e.spellings, e.forfeited = g, spellings, nil
+	e.recordBegun()
 	writeLines(w, e.gameString())
 	return nil
 }
@@ -402,6 +413,7 @@ func (e *Engine) play(ctx context.Context, text string, w io.Writer) error {
 		}
 	}
 	e.spellings = append(e.spellings, text)
+	e.recordPlayed(e.viewerMoveBy(m))
 	writeLines(w, e.gameString())
 	if e.remote != nil {
 		e.remote.opponent.Moved(m)
@@ -504,6 +516,7 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 	if err := e.game.CheckMove(m); err != nil {
 		return fmt.Errorf("The searcher returned an illegal move: %v", err)
 	}
+	e.best, e.bestFor = m, e.game.MovesPlayed()
 	writeLines(w, e.writeMoves([]core.Move{m})[0])
 	return nil
 }
@@ -573,6 +586,8 @@ func (e *Engine) undo(args []string, w io.Writer) error {
 		e.game.Undo()
 	}
 	e.spellings = e.spellings[:len(e.spellings)-n]
+	e.bestFor = -1
+	e.record(GameEvent{Kind: MovesUndone, Undone: n})
 	writeLines(w, e.gameString())
 	return nil
 }

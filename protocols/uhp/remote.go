@@ -104,6 +104,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 	if e.cfg.Searcher == nil {
 		return errors.New("No searcher is configured to play against.")
 	}
+	e.recordLeft("abandoned", "the viewer started a new game")
 	e.leaveRemote("started a new game")
 	var opponent Opponent = backendOpponent{e.cfg.Searcher}
 	if e.cfg.Matchmaker != nil {
@@ -118,10 +119,12 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 	e.game = core.NewGame(t, core.RepetitionDraw(e.repetitionDraw.Value() == "True"))
 	e.spellings, e.forfeited = nil, nil
 	e.remote = &remoteGame{viewer: viewer, opponent: opponent}
+	e.recordBegun()
 	if viewer == core.Black {
 		m, err := e.remoteMove(ctx)
 		if err != nil {
 			e.forfeited = &forfeit{loser: core.White, reason: err.Error()}
+			e.record(GameEvent{Kind: GameEnded, How: endHow(err), Reason: err.Error()})
 			writeLines(w, e.gameString())
 			return fmt.Errorf("The remote player could not move and forfeits: %v", err)
 		}
@@ -168,13 +171,21 @@ func (e *Engine) leaveRemote(reason string) {
 
 // Close leaves a remote game in progress, so that a person playing the
 // session's viewer learns that the viewer is gone.
-func (e *Engine) Close() { e.leaveRemote("left the session") }
+func (e *Engine) Close() {
+	e.recordLeft("disconnect", "the viewer left the session")
+	e.leaveRemote("left the session")
+}
 
 // playRemote plays the backend's move, spelled canonically.
 func (e *Engine) playRemote(m core.Move) string {
 	text := e.writeMoves([]core.Move{m})[0]
 	e.game.Play(m)
 	e.spellings = append(e.spellings, text)
+	by := PlayerBackend
+	if _, backend := e.remote.opponent.(backendOpponent); !backend {
+		by = PlayerPairedViewer
+	}
+	e.recordPlayed(by)
 	return text
 }
 
@@ -184,6 +195,7 @@ func (e *Engine) remoteReply(ctx context.Context, w io.Writer) error {
 	m, err := e.remoteMove(ctx)
 	if err != nil {
 		e.forfeited = &forfeit{loser: e.game.ToMove(), reason: err.Error()}
+		e.record(GameEvent{Kind: GameEnded, How: endHow(err), Reason: err.Error()})
 		writeLines(w, e.gameString())
 		return fmt.Errorf("The remote player could not move and forfeits: %v", err)
 	}
@@ -201,6 +213,7 @@ func (e *Engine) forfeit(reason string, w io.Writer) error {
 		return errGameOver
 	}
 	e.forfeited = &forfeit{loser: e.game.ToMove(), reason: reason}
+	e.record(GameEvent{Kind: GameEnded, How: "forfeit", Reason: e.game.ToMove().String() + " forfeited: " + reason})
 	e.cfg.Log.Info().Str("loser", e.game.ToMove().String()).Str("reason", reason).Msg("forfeit")
 	if e.remote != nil {
 		e.remote.opponent.Leave("forfeited: " + reason)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/archive"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/hub"
@@ -174,6 +175,8 @@ type Config struct {
 	// OnMove, if set, is told of every move the engines play, from the
 	// goroutines of the games, concurrently when Concurrency is above 1.
 	OnMove func(MoveReport)
+	// Archive, if set, keeps every game as it is played.
+	Archive *archive.Keeper
 }
 
 // TCOf returns the time control of engine A (engineA true) or B.
@@ -540,10 +543,13 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 	g := start.Clone()
 	g.SetRepetitionDraw(true)
 	rec = GameRecord{Index: i, AWhite: aWhite, Opening: gameString(start)}
+	var kept gameArchive
 	end := func(result core.Result, ending Ending, reason string) (GameRecord, bool) {
 		if ctx.Err() != nil {
+			kept.ended(g, core.InProgress, ByRules, "")
 			return rec, false // an engine failing because the match stopped is no forfeit
 		}
+		kept.ended(g, result, ending, reason)
 		// The GameString's state is the referee's verdict of the board
 		// as played: InProgress after a forfeit, an adjudication or most
 		// disagreements; Result is what the game scores.
@@ -607,6 +613,7 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 			return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on newgame: %v", colourName(core.Color(c)), err)})
 		}
 	}
+	kept = cfg.beginArchive(g, engines, [2]string{sides[0].spec, sides[1].spec})
 	if rec, finished, ended := hear(engines, "newgame"); ended {
 		return rec, finished
 	}
@@ -630,6 +637,7 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		if err := g.PlayChecked(m); err != nil {
 			return lose(forfeit{me, fmt.Sprintf("%s forfeits: illegal move %s: %v", colourName(me), text, err)})
 		}
+		kept.played(g, me)
 		for c, e := range engines {
 			if err := e.Play(ctx, m); err != nil {
 				return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on play %s: %v", colourName(core.Color(c)), text, err)})

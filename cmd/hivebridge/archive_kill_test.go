@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/hivebridge/hivebridge/internal/pgtest"
+	"github.com/hivebridge/hivebridge/translate/archive"
+)
+
+// childDaemon is hivebridge serve in a process of its own: this test
+// binary run as hivebridge, so that it can be killed outright.
+type childDaemon struct {
+	cmd      *exec.Cmd
+	httpAddr string
+	stderr   *lockedBuffer
+	exited   chan struct{}
+}
+
+// startChild starts hivebridge serve --http on a free port with args, and
+// returns once it listens. The test kills it at its end if it still runs.
+func startChild(t *testing.T, args ...string) *childDaemon {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--http", "127.0.0.1:0", "--log-level", "info"}, args...)...)
+	cmd.Env = append(os.Environ(), runMainVar+"=1")
+	c := &childDaemon{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	cmd.Stderr = c.stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		cmd.Wait()
+		close(c.exited)
+	}()
+	t.Cleanup(func() { c.kill(t) })
+	addr := make(chan string, 1)
+	go func() {
+		listening := regexp.MustCompile(`^http listening on (\S+)`)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case c.httpAddr = <-addr:
+	case <-c.exited:
+		t.Fatalf("serve exited before listening:\n%s", c.stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not listen within 30s:\n%s", c.stderr.String())
+	}
+	return c
+}
+
+// kill sends SIGKILL and waits for the process to be gone.
+func (c *childDaemon) kill(t *testing.T) {
+	c.cmd.Process.Signal(syscall.SIGKILL)
+	select {
+	case <-c.exited:
+	case <-time.After(10 * time.Second):
+		t.Error("the daemon did not die of SIGKILL within 10s")
+	}
+}
+
+// killedPlayer plays one WebSocket game of random legal moves until the
+// connection breaks, keeping the last GameString the daemon answered.
+type killedPlayer struct {
+	mu    sync.Mutex
+	acked string // the last GameString answered
+	plies int
+}
+
+func (p *killedPlayer) play(addr string, seed uint64) {
+	conn, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/uhp", nil)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	do := func(command string) (string, bool) {
+		conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		if conn.WriteMessage(websocket.TextMessage, []byte(command)) != nil {
+			return "", false
+		}
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, data, err := conn.ReadMessage()
+		return strings.TrimSuffix(string(data), "\nok\n"), err == nil
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, _, err := conn.ReadMessage(); err != nil { // the info answer on connect
+		return
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	if _, ok := do("newgame Base"); !ok {
+		return
+	}
+	for {
+		moves, ok := do("validmoves")
+		if !ok {
+			return
+		}
+		list := strings.Split(moves, ";")
+		answer, ok := do("play " + list[rng.IntN(len(list))])
+		if !ok || strings.HasPrefix(answer, "err") || strings.HasPrefix(answer, "invalidmove") {
+			return
+		}
+		p.mu.Lock()
+		p.acked, p.plies = answer, p.plies+1
+		p.mu.Unlock()
+		if !strings.Contains(answer, ";InProgress;") {
+			return
+		}
+	}
+}
+
+func (p *killedPlayer) state() (string, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.acked, p.plies
+}
+
+// TestArchiveSurvivesSIGKILL: 20 WebSocket games in play when the daemon
+// is killed with SIGKILL; restarted on the same SQLite file, the daemon
+// has every move it answered, marks each unfinished game interrupted, and
+// any viewer can play it on from the archive's GameString.
+func TestArchiveSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts daemon processes")
+	}
+	killTest(t, filepath.Join(t.TempDir(), "games.db"))
+}
+
+// TestArchiveSurvivesSIGKILLPostgres is the same against PostgreSQL: the
+// killed daemon's advisory lock goes with its connections, and the next
+// daemon finds its games.
+func TestArchiveSurvivesSIGKILLPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts daemon processes")
+	}
+	killTest(t, pgtest.Start(t).URL)
+}
+
+func killTest(t *testing.T, db string) {
+	const games = 20
+	first := startChild(t, "--db", db)
+	players := make([]*killedPlayer, games)
+	var wg sync.WaitGroup
+	for i := range players {
+		players[i] = &killedPlayer{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			players[i].play(first.httpAddr, uint64(i))
+		}()
+	}
+	// Kill it mid-game: once every game has a few moves.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		least := 1 << 30
+		for _, p := range players {
+			_, n := p.state()
+			least = min(least, n)
+		}
+		if least >= 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the games did not reach 6 plies each within 30s:\n%s", first.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	first.kill(t)
+	wg.Wait()
+
+	second := startChild(t, "--db", db)
+	store := readArchive(t, db)
+	// The new daemon marks the games interrupted at its start, or at its
+	// next look once PostgreSQL has seen the old one's connections go.
+	var (
+		list  []archive.Game
+		total int
+		err   error
+	)
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		list, total, err = store.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage, Status: archive.Playing})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	list, total, err = store.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != games {
+		t.Fatalf("%d games archived, want %d", total, games)
+	}
+	byMoves := map[string]archive.Game{}
+	for _, g := range list {
+		full, err := store.Get(context.Background(), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, m := range full.Moves {
+			texts = append(texts, m.Text)
+		}
+		byMoves[strings.Join(texts, ";")] = full
+	}
+	interrupted := 0
+	for i, p := range players {
+		acked, _ := p.state()
+		moves := acked[strings.Index(acked, "]")+2:]
+		// The archive holds every move answered, and at most the one in
+		// flight beyond it.
+		var g archive.Game
+		found := false
+		for key, candidate := range byMoves {
+			if key == moves || strings.HasPrefix(key, moves+";") && strings.Count(key, ";") == strings.Count(moves, ";")+1 {
+				g, found = candidate, true
+			}
+		}
+		if !found {
+			t.Errorf("player %d: no archived game holds its moves %q", i, moves)
+			continue
+		}
+		if !strings.Contains(acked, ";InProgress;") {
+			continue // it ended before the kill
+		}
+		interrupted++
+		if g.Status != archive.Interrupted || g.How != "interrupted" || g.Ended.IsZero() {
+			t.Errorf("player %d's game: %+v, want it interrupted", i, g)
+		}
+		// Any viewer plays it on from the archive's GameString.
+		conn, _, err := dialWS(t, second.httpAddr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.ReadMessage()
+		if got := wsDo(t, conn, "newgame "+g.GameString); got != g.GameString+"\nok\n" {
+			t.Errorf("player %d: newgame %s answered %q", i, g.GameString, got)
+		}
+		if got := wsDo(t, conn, "validmoves"); strings.HasPrefix(got, "err") {
+			t.Errorf("player %d: the resumed game has no moves: %q", i, got)
+		}
+		conn.Close()
+	}
+	if interrupted == 0 {
+		t.Error("every game ended before the kill: nothing was interrupted")
+	}
+	t.Logf("%d games interrupted by SIGKILL, %d finished before", interrupted, games-interrupted)
+}

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/cobra"
+
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate/archive"
+	"github.com/hivebridge/hivebridge/translate/pgpair"
+)
+
+// dbFlagHelp documents --db, on every command that has it.
+const dbFlagHelp = `the game archive: a SQLite file (default $XDG_DATA_HOME/hivebridge/games.db, or ~/.local/share/hivebridge/games.db), a postgres:// URL, or "none" to keep nothing`
+
+func registerDB(cmd *cobra.Command, db *string) {
+	cmd.Flags().StringVar(db, "db", "", dbFlagHelp)
+}
+
+// sweepEvery is how often a daemon looks for the games of daemons that
+// died (several daemons sharing a PostgreSQL archive, or one that
+// restarted before PostgreSQL saw its old connections end).
+const sweepEvery = 5 * time.Second
+
+// serverArchive is the daemon's archive: the store, the keeper that
+// writes to it, and the counter of what it failed to keep.
+type serverArchive struct {
+	store  archive.Store
+	keeper *archive.Keeper
+	lost   *prometheus.CounterVec
+}
+
+// openArchive opens the daemon's archive (nil with --db none), marks
+// interrupted the games that daemons no longer running left in progress,
+// and keeps doing so while ctx lasts.
+func (s *server) openArchive(ctx context.Context) error {
+	store, err := archive.Open(ctx, s.cfg.db, "serve")
+	if err != nil || store == nil {
+		return err
+	}
+	a := &serverArchive{store: store, lost: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "hivebridge_archive_not_archived_total",
+		Help: "Games (never started in the archive) and moves that ended without being archived.",
+	}, []string{"what"})}
+	s.metrics.registry.MustRegister(a.lost)
+	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.archiveBacklog, OnLost: func(games, moves int) {
+		a.lost.WithLabelValues("games").Add(float64(games))
+		a.lost.WithLabelValues("moves").Add(float64(moves))
+	}})
+	a.lost.WithLabelValues("games")
+	a.lost.WithLabelValues("moves")
+	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "hivebridge_archive_pending_games",
+		Help: "Games that ended while the archive was unavailable, held to be written once it is back.",
+	}, func() float64 { return float64(a.keeper.Pending()) }))
+	s.archive = a
+	s.log.Info().Str("archive", store.Name()).Msg("archiving games")
+	sweep := func() {
+		if err := store.Heartbeat(ctx); err != nil {
+			s.log.Warn().Err(err).Msg("marking this daemon alive in the archive")
+		}
+		n, err := store.InterruptOrphans(ctx)
+		if err != nil {
+			s.log.Warn().Err(err).Msg("looking for interrupted games")
+		} else if n > 0 {
+			s.log.Info().Int("games", n).Msg("games left in progress by a stopped daemon marked interrupted")
+		}
+	}
+	sweep()
+	go func() {
+		t := time.NewTicker(sweepEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				sweep()
+			}
+		}
+	}()
+	return nil
+}
+
+// sharePairing pairs viewers through PostgreSQL when the daemon pairs
+// viewers and its archive is PostgreSQL: a viewer then meets the viewers
+// of every daemon on that archive.
+func (s *server) sharePairing(ctx context.Context) error {
+	if !s.cfg.pairViewers || s.archive == nil || !strings.HasPrefix(s.cfg.db, "postgres") {
+		return nil
+	}
+	p, err := pgpair.Open(ctx, s.cfg.db, s.cfg.pairWait, s.cfg.moveWait, s.log)
+	if err != nil {
+		return err
+	}
+	s.shared = p
+	return nil
+}
+
+// close writes what it can of the games held, reports the rest lost, and
+// closes the store; the sessions have ended.
+func (a *serverArchive) close() {
+	a.keeper.Close()
+	a.store.Close()
+}
+
+// backendName is the backend as a player in the archive: its id and spec.
+func (s *server) backendName() string { return s.backendID + " (" + s.cfg.backend.spec + ")" }
+
+// gameLog records one session's games in the archive. A game is archived
+// from its first move: a session that starts games and plays none leaves
+// nothing behind.
+type gameLog struct {
+	s      *server
+	source string
+	begun  *uhp.GameEvent    // the game in progress, not archived yet
+	rec    *archive.Recorder // the game in progress, archived
+}
+
+// recordHook returns the Record hook of a UHP session, or nil without an
+// archive.
+func (s *server) recordHook(source string) func(uhp.GameEvent) {
+	if s.archive == nil {
+		return nil
+	}
+	return (&gameLog{s: s, source: source}).event
+}
+
+func (g *gameLog) name(player string) string {
+	switch player {
+	case uhp.PlayerBackend:
+		return g.s.backendName()
+	case uhp.PlayerViewer:
+		return archive.Viewer
+	}
+	return player
+}
+
+func (g *gameLog) event(ev uhp.GameEvent) {
+	switch ev.Kind {
+	case uhp.GameBegun:
+		g.rec, g.begun = nil, &ev
+	case uhp.MovePlayed:
+		if g.rec == nil && g.begun != nil {
+			b := g.begun
+			players := archive.Players{White: g.name(b.White), Black: g.name(b.Black)}
+			if b.White == "" {
+				players.White = ""
+			}
+			if b.Black == "" {
+				players.Black = ""
+			}
+			g.rec = g.s.archive.keeper.Begin(g.source, uhp.FormatGameType(b.Game.Type), b.Game.String(), b.Game.Moves, archive.Viewer, players)
+			g.begun = nil
+		}
+		if g.rec != nil {
+			g.rec.Played(ev.Move, g.name(ev.By), ev.Game.String())
+		}
+	case uhp.MovesUndone:
+		if g.rec != nil {
+			g.rec.Undone(ev.Undone, ev.Game.String())
+		} else if g.begun != nil {
+			g.begun.Game = ev.Game
+		}
+	case uhp.GameEnded:
+		g.begun = nil
+		if g.rec == nil {
+			return
+		}
+		end := archive.End{How: ev.How, Reason: ev.Reason}
+		switch ev.Game.State {
+		case uhp.WhiteWins, uhp.BlackWins, uhp.Draw:
+			end.Result = ev.Game.State.String()
+		}
+		if ev.How == "disconnect" && g.s.draining.Load() {
+			// The daemon is stopping, not the viewer leaving: the game
+			// can be played on.
+			end.How, end.Reason = "interrupted", "the server shut down"
+		}
+		g.rec.Ended(end, ev.Game.String())
+		g.rec = nil
+	}
+}
+
+// archiveRoutes serves the archive: GET /games (a page of games, newest
+// first, filtered by the query), GET /games/{id} (one game with every
+// move), GET /games/{id}.txt (its GameString alone) and GET /ratings.
+func (s *server) archiveRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /games", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		f, err := archive.ParseFilter(r.URL.Query())
+		if err != nil {
+			httpError(w, http.StatusBadRequest, err)
+			return
+		}
+		games, total, err := store.List(r.Context(), f)
+		if err != nil {
+			archiveError(w, err)
+			return
+		}
+		writeJSON(w, map[string]any{"games": games, "total": total, "page": f.Page, "per_page": f.PerPage})
+	}))
+	mux.HandleFunc("GET /games/{id}", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		text, asText := strings.CutSuffix(r.PathValue("id"), ".txt")
+		id, err := strconv.ParseInt(text, 10, 64)
+		if err != nil || id < 1 {
+			httpError(w, http.StatusBadRequest, fmt.Errorf("game id %q: want a whole number from 1", r.PathValue("id")))
+			return
+		}
+		g, err := store.Get(r.Context(), id)
+		if err != nil {
+			archiveError(w, err)
+			return
+		}
+		if asText {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			fmt.Fprintln(w, g.GameString)
+			return
+		}
+		writeJSON(w, g)
+	}))
+	mux.HandleFunc("GET /ratings", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		outcomes, err := store.Outcomes(r.Context())
+		if err != nil {
+			archiveError(w, err)
+			return
+		}
+		writeJSON(w, map[string]any{"ratings": archive.Ratings(outcomes), "games": len(outcomes)})
+	}))
+}
+
+// withArchive answers 404 when the daemon keeps no archive.
+func (s *server) withArchive(h func(http.ResponseWriter, *http.Request, archive.Store)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.archive == nil {
+			httpError(w, http.StatusNotFound, errors.New("this daemon keeps no archive (--db none)"))
+			return
+		}
+		h(w, r, s.archive.store)
+	}
+}
+
+// archiveError answers a store's error: an unknown game or a page past
+// the end is the client's 404, anything else the database's 503.
+func archiveError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, archive.ErrNotFound), errors.Is(err, archive.ErrPastEnd):
+		httpError(w, http.StatusNotFound, err)
+	default:
+		httpError(w, http.StatusServiceUnavailable, fmt.Errorf("the archive is unavailable: %v", err))
+	}
+}
+
+func httpError(w http.ResponseWriter, status int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+// archiveHealth is the archive's part of /healthz: "" when it takes
+// writes (or there is none), else why not.
+func (s *server) archiveHealth(ctx context.Context) string {
+	if s.archive == nil {
+		return ""
+	}
+	if err := s.archive.keeper.Health(ctx); err != nil {
+		return err.Error()
+	}
+	return ""
+}

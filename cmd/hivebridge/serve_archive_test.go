@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/archive"
+)
+
+// readArchive opens an archive as a reader for the test.
+func readArchive(t *testing.T, db string) archive.Store {
+	t.Helper()
+	s, err := archive.Open(context.Background(), db, archive.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// allGames returns every archived game with its moves, oldest first.
+func allGames(t *testing.T, s archive.Store) []archive.Game {
+	t.Helper()
+	list, _, err := s.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []archive.Game
+	for i := len(list) - 1; i >= 0; i-- {
+		g, err := s.Get(context.Background(), list[i].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// moveTexts gives each move as "text/by".
+func moveTexts(g archive.Game) string {
+	var parts []string
+	for _, m := range g.Moves {
+		parts = append(parts, m.Text+"/"+m.By)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TestServeArchivesSessions: a viewer's own game over WebSocket (one move
+// the backend's bestmove, one undone), a remote game against the backend
+// over TCP ended by a forfeit, and a session that starts games and plays
+// none; each is archived as the client saw it.
+func TestServeArchivesSessions(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "games.db")
+	d := startDaemon(t, "--db", db)
+	backend := translate.NewNative().Info().ID + " (native)"
+
+	ws, _, err := dialWS(t, d.httpAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ws.ReadMessage(); err != nil { // the info answer on connect
+		t.Fatal(err)
+	}
+	wsDo(t, ws, "newgame")
+	wsDo(t, ws, "newgame Base")
+	best := strings.TrimSuffix(wsDo(t, ws, "bestmove depth 1"), "\nok\n")
+	wsDo(t, ws, "play "+best)
+	wsDo(t, ws, "play bA1 "+strings.Fields(best)[0][:3]+"-")
+	wsDo(t, ws, "undo")
+	last := wsDo(t, ws, "play bG1 "+strings.Fields(best)[0][:3]+"-")
+	ws.Close()
+
+	tcp := dialTCP(t, d.uhpAddr)
+	tcp.answer(t)
+	tcp.do(t, "options set DefaultBestMoveTime 0.05")
+	tcp.do(t, "newgame remote Base")
+	reply := tcp.do(t, "play wS1")
+	forfeit := tcp.do(t, "play forfeit lunch")
+	tcp.do(t, "exit")
+
+	s := readArchive(t, db)
+	var games []archive.Game
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		games = allGames(t, s)
+		if len(games) == 2 && games[0].Status != archive.Playing || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(games) != 2 {
+		t.Fatalf("%d games archived, want 2: %+v", len(games), games)
+	}
+	own, remote := games[0], games[1]
+	wantOwn := fmt.Sprintf("%s/%s, bG1 %s-/viewer", best, backend, strings.Fields(best)[0][:3])
+	if own.Source != "uhp-ws" || own.White != backend || own.Black != archive.Viewer || moveTexts(own) != wantOwn ||
+		own.GameString+"\nok\n" != last || own.Status != archive.Finished || own.How != "disconnect" || own.Result != "" {
+		t.Errorf("the viewer's game: %+v, moves %s; want %s ending %q", own, moveTexts(own), wantOwn, last)
+	}
+	if remote.Source != "uhp-tcp" || remote.White != archive.Viewer || remote.Black != backend ||
+		moveTexts(remote) != "wS1/viewer, "+reply[1]+"/"+backend || remote.GameString != forfeit[0] ||
+		remote.Result != "BlackWins" || remote.How != "forfeit" || remote.Reason != "White forfeited: lunch" {
+		t.Errorf("the remote game: %+v, moves %s; want the client's %q then %q", remote, moveTexts(remote), reply, forfeit)
+	}
+	for _, g := range games {
+		for i, m := range g.Moves {
+			if m.At.Before(g.Started) || m.At.After(g.Ended) || (i > 0 && m.At.Before(g.Moves[i-1].At)) {
+				t.Errorf("game %d move %d at %v: out of order (%v to %v)", g.ID, i, m.At, g.Started, g.Ended)
+			}
+		}
+	}
+}
+
+// TestServeArchivesPairedGameOnce: a game between two viewers is one game
+// in the archive, with both their moves and the forfeit.
+func TestServeArchivesPairedGameOnce(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "games.db")
+	d := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "5s")
+	white := dialTCP(t, d.uhpAddr)
+	white.answer(t)
+	black := dialTCP(t, d.uhpAddr)
+	black.answer(t)
+	fmt.Fprintln(white.conn, "newgame remote Base")
+	time.Sleep(100 * time.Millisecond)
+	fmt.Fprintln(black.conn, "newgame remote Base")
+	white.answer(t)
+	fmt.Fprintln(white.conn, "play wS1")
+	black.answer(t)
+	fmt.Fprintln(black.conn, "play bG1 wS1-")
+	white.answer(t)
+	fmt.Fprintln(white.conn, "play forfeit lunch")
+	white.answer(t)
+	black.answer(t)
+	games := allGames(t, readArchive(t, db))
+	if len(games) != 1 {
+		t.Fatalf("%d games archived, want 1: %+v", len(games), games)
+	}
+	g := games[0]
+	if g.White != archive.Viewer || g.Black != "paired viewer" || moveTexts(g) != "wS1/viewer, bG1 wS1-/paired viewer" ||
+		g.Result != "BlackWins" || g.How != "forfeit" || g.Reason != "White forfeited: lunch" || g.GameString != "Base;BlackWins;White[2];wS1;bG1 wS1-" {
+		t.Errorf("%+v, moves %s", g, moveTexts(g))
+	}
+}
+
+// TestServeArchiveHTTP reads the archive over HTTP, behind the token: the
+// list, one game as JSON and as its GameString, the ratings, and a clear
+// error with the right status for each kind of bad request.
+func TestServeArchiveHTTP(t *testing.T) {
+	dir := t.TempDir()
+	db, tokenFile := filepath.Join(dir, "games.db"), filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte("sesame\n"), 0o600)
+	d := startDaemon(t, "--db", db, "--token-file", tokenFile)
+	tcp := dialTCP(t, d.uhpAddr)
+	fmt.Fprintln(tcp.conn, "auth sesame")
+	tcp.answer(t)
+	tcp.do(t, "options set DefaultBestMoveTime 0.05")
+	tcp.do(t, "newgame remote Base")
+	reply := tcp.do(t, "play wS1")
+	tcp.do(t, "play forfeit")
+
+	get := func(path, token string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+d.httpAddr+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if status, _ := get("/games", ""); status != http.StatusUnauthorized {
+		t.Errorf("GET /games without the token: %d", status)
+	}
+	status, body := get("/games", "sesame")
+	var page struct {
+		Games          []archive.Game
+		Total, PerPage int
+	}
+	if err := json.Unmarshal([]byte(body), &page); status != 200 || err != nil || page.Total != 1 || len(page.Games) != 1 || page.Games[0].Result != "BlackWins" {
+		t.Fatalf("GET /games: %d %s", status, body)
+	}
+	id := strconv.FormatInt(page.Games[0].ID, 10)
+	status, body = get("/games/"+id, "sesame")
+	var g archive.Game
+	if err := json.Unmarshal([]byte(body), &g); status != 200 || err != nil || len(g.Moves) != 2 || g.Moves[1].Text != reply[1] || g.Moves[0].At.IsZero() {
+		t.Errorf("GET /games/%s: %d %s", id, status, body)
+	}
+	if status, body = get("/games/"+id+".txt", "sesame"); status != 200 || body != "Base;BlackWins;White[2];wS1;"+reply[1]+"\n" {
+		t.Errorf("GET /games/%s.txt: %d %q", id, status, body)
+	}
+	if status, body = get("/ratings", "sesame"); status != 200 || !strings.Contains(body, `"ratings": []`) {
+		t.Errorf("GET /ratings (no game between engines): %d %s", status, body)
+	}
+	for path, want := range map[string]struct {
+		status int
+		says   string
+	}{
+		"/games/99":                {404, "game 99: no such game"},
+		"/games/99.txt":            {404, "game 99: no such game"},
+		"/games/x":                 {400, `game id \"x\": want a whole number`},
+		"/games/0":                 {400, "want a whole number from 1"},
+		"/games?result=won":        {400, `result \"won\": want WhiteWins, BlackWins or Draw`},
+		"/games?colour=white":      {400, `unknown filter \"colour\"`},
+		"/games?since=2025-13-01":  {400, "since"},
+		"/games?page=2":            {404, "page past the end"},
+		"/games?per_page=0":        {400, "per_page"},
+		"/games?player=x&player=y": {400, "given 2 times"},
+	} {
+		if status, body := get(path, "sesame"); status != want.status || !strings.Contains(body, want.says) || !strings.HasPrefix(body, `{"error":`) {
+			t.Errorf("GET %s: %d %s, want %d with %q", path, status, body, want.status, want.says)
+		}
+	}
+	if status, body := get("/healthz", "sesame"); status != 200 || body != "ok\n" {
+		t.Errorf("/healthz: %d %q", status, body)
+	}
+}
+
+// TestServeShutdownInterruptsGames: a game in progress when the daemon is
+// stopped (SIGTERM) is archived interrupted, not as the viewer's leaving,
+// so that it can be played on.
+func TestServeShutdownInterruptsGames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "games.db")
+	d := startDaemon(t, "--db", db)
+	tcp := dialTCP(t, d.uhpAddr)
+	tcp.answer(t)
+	tcp.do(t, "newgame Base")
+	tcp.do(t, "play wS1")
+	last := tcp.do(t, "play bS1 wS1-")
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	games := allGames(t, readArchive(t, db))
+	if len(games) != 1 || games[0].Status != archive.Interrupted || games[0].How != "interrupted" || games[0].GameString != last[0] {
+		t.Errorf("%+v, want one game interrupted at %s", games, last[0])
+	}
+}

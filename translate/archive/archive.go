@@ -1,0 +1,186 @@
+// Package archive keeps every game the daemon serves and every game the
+// referee plays: who played each side, each move and when it was played,
+// and how the game ended. It is a store (SQLite by default, PostgreSQL for
+// several daemons that share one archive) and a keeper that writes each
+// move as it is played, so that a process killed outright loses at most the
+// move in flight, and a database lost while games go on never stops them.
+package archive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Status says where a game stands in the archive.
+type Status string
+
+// The statuses of a game. A game is interrupted when the process that
+// played it stopped before it ended: it can be played on from its
+// GameString.
+const (
+	Playing     Status = "playing"
+	Finished    Status = "finished"
+	Interrupted Status = "interrupted"
+)
+
+// Viewer is the player name of a person at a UHP session: one who plays
+// their own moves rather than the backend's.
+const Viewer = "viewer"
+
+// Move is one ply as it was played.
+type Move struct {
+	Ply  int       `json:"ply"`  // from 0
+	Text string    `json:"move"` // the MoveString as the game spelled it
+	By   string    `json:"by"`   // who played it: a player name
+	At   time.Time `json:"at"`
+}
+
+// End is how a game ended.
+type End struct {
+	// Result is the UHP GameState at the end: WhiteWins, BlackWins or
+	// Draw; empty when the game ended without one (a disconnect).
+	Result string `json:"result"`
+	// How is the manner: "state" (the rules ended it), "forfeit",
+	// "resignation", "timeout", "disconnect", "error", "interrupted".
+	How    string    `json:"how"`
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// status is the status a game ends in: an end "interrupted" (the process
+// stopped it, not a player) leaves a game to be played on.
+func (e End) status() Status {
+	if e.How == "interrupted" {
+		return Interrupted
+	}
+	return Finished
+}
+
+// Game is one archived game.
+type Game struct {
+	ID         int64     `json:"id"`
+	Source     string    `json:"source"` // uhp-ws, uhp-tcp, hub-tcp, match, ...
+	GameType   string    `json:"game_type"`
+	White      string    `json:"white"`
+	Black      string    `json:"black"`
+	Status     Status    `json:"status"`
+	Started    time.Time `json:"started"`
+	Ended      time.Time `json:"ended,omitzero"`
+	Result     string    `json:"result,omitempty"`
+	How        string    `json:"how,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	GameString string    `json:"game_string"`
+	Plies      int       `json:"plies"`
+	Moves      []Move    `json:"moves,omitempty"` // filled by Get only
+}
+
+// Start is what a new game is archived with. Moves are those it starts
+// with (a game begun from a GameString, or a game whose first writes the
+// database missed).
+type Start struct {
+	// Key, if not empty, makes Start idempotent: a second Start with the
+	// same key updates the game the first archived.
+	Key        string
+	Source     string
+	GameType   string
+	White      string
+	Black      string
+	Started    time.Time
+	GameString string
+	Moves      []Move
+}
+
+// Change brings an archived game up to date in one transaction: the moves
+// from ply From on are replaced by Moves (an undo shortens the game), the
+// players and GameString set, and the end recorded when End is not nil.
+type Change struct {
+	From       int
+	Moves      []Move
+	White      string
+	Black      string
+	GameString string
+	End        *End
+}
+
+// Outcome is a finished game between two players, for ratings.
+type Outcome struct {
+	White, Black string
+	Result       string // WhiteWins, BlackWins or Draw
+}
+
+// ErrNotFound is the error of Get for an id the archive does not hold.
+var ErrNotFound = errors.New("no such game")
+
+// Store is an archive of games.
+type Store interface {
+	// Start archives a new game in progress and returns its id.
+	Start(ctx context.Context, s Start) (int64, error)
+	// Update applies a change to a game this process started.
+	Update(ctx context.Context, id int64, c Change) error
+	// InterruptOrphans marks interrupted the games in progress whose
+	// process has stopped, and returns how many it marked.
+	InterruptOrphans(ctx context.Context) (int, error)
+	// List returns one page of the games that pass the filter, newest
+	// first, and how many pass it in all.
+	List(ctx context.Context, f Filter) ([]Game, int, error)
+	// Get returns one game with all its moves, or ErrNotFound.
+	Get(ctx context.Context, id int64) (Game, error)
+	// Outcomes returns every finished game with a result.
+	Outcomes(ctx context.Context) ([]Outcome, error)
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// Heartbeat marks this process alive again if the database forgot it
+	// (a PostgreSQL server restarted): a writer calls it now and then.
+	Heartbeat(ctx context.Context) error
+	// Name says which database this is, for messages.
+	Name() string
+	Close() error
+}
+
+// DefaultPath is the SQLite file used when --db names none:
+// $XDG_DATA_HOME/hivebridge/games.db, or ~/.local/share/hivebridge/games.db
+// when XDG_DATA_HOME is unset (games are data, not configuration).
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no --db given and no home directory for the default archive: %v", err)
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(dir, "hivebridge", "games.db"), nil
+}
+
+// Role says what a process opening the archive does with it: a writer
+// ("serve", "match") registers itself, so that its games in progress are
+// known to be its own while it lives; a Reader only reads.
+type Role string
+
+// Reader is the role of a process that only reads the archive.
+const Reader Role = ""
+
+// Open opens the archive that --db names: "none" for no archive (nil, nil),
+// "" for the default SQLite file, a postgres:// or postgresql:// URL, or the
+// path of a SQLite file (created if missing). The schema is migrated to
+// this binary's version; an error names the database.
+func Open(ctx context.Context, db string, role Role) (Store, error) {
+	switch {
+	case db == "none":
+		return nil, nil
+	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
+		return openPostgres(ctx, db, role)
+	case db == "":
+		path, err := DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		db = path
+	}
+	return openSQLite(ctx, db, role)
+}

@@ -1,0 +1,368 @@
+package archive
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// KeeperConfig sets how a Keeper writes.
+type KeeperConfig struct {
+	Log zerolog.Logger
+	// Attempts is how many times a write is tried before the keeper gives
+	// up on it (3 when zero), waiting Backoff, then twice that, between
+	// tries (20ms when zero); each try may take Timeout (2s when zero).
+	Attempts int
+	Backoff  time.Duration
+	Timeout  time.Duration
+	// Pause is how long, after a write failed, the keeper writes nothing
+	// (1s when zero): while the database is down, sessions are not slowed
+	// by tries bound to fail. The first write after it catches up.
+	Pause time.Duration
+	// Backlog is how many ended games the keeper holds, while the
+	// database is down, to write once it is back (10000 when zero); a
+	// game past it, or still held when the keeper closes, is lost.
+	Backlog int
+	// OnLost is told of games (never started in the archive) and moves a
+	// game ended without archiving.
+	OnLost func(games, moves int)
+}
+
+func (c KeeperConfig) withDefaults() KeeperConfig {
+	if c.Attempts <= 0 {
+		c.Attempts = 3
+	}
+	if c.Backoff <= 0 {
+		c.Backoff = 20 * time.Millisecond
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 2 * time.Second
+	}
+	if c.Pause <= 0 {
+		c.Pause = time.Second
+	}
+	if c.Backlog <= 0 {
+		c.Backlog = 10000
+	}
+	if c.OnLost == nil {
+		c.OnLost = func(int, int) {}
+	}
+	return c
+}
+
+// Keeper writes the games of a process to a store as they are played. A
+// write that fails is tried again a bounded number of times, then left for
+// the game's next write to catch up; a game that ends while the database
+// is down is held and written once it is back. What the keeper gives up on
+// is logged and counted. No failure of the database reaches the game.
+type Keeper struct {
+	store Store
+	cfg   KeeperConfig
+
+	mu        sync.Mutex
+	downUntil time.Time   // no writes are tried before then
+	lastErr   error       // the last failure, while down
+	backlog   []*Recorder // ended games the archive lacks
+
+	stop chan struct{} // closed by Close
+	done chan struct{} // closed when the retrying goroutine ends
+}
+
+// NewKeeper returns a keeper writing to store; Close it before the store.
+func NewKeeper(store Store, cfg KeeperConfig) *Keeper {
+	k := &Keeper{store: store, cfg: cfg.withDefaults(), stop: make(chan struct{}), done: make(chan struct{})}
+	go k.retry()
+	return k
+}
+
+// retry writes the backlog whenever the pause after a failure is over.
+func (k *Keeper) retry() {
+	defer close(k.done)
+	t := time.NewTicker(k.cfg.Pause)
+	defer t.Stop()
+	for {
+		select {
+		case <-k.stop:
+			return
+		case <-t.C:
+			k.writeBacklog()
+		}
+	}
+}
+
+// writeBacklog writes what it can of the backlog, and keeps the rest: a
+// game leaves the backlog only once written, so that Pending never
+// misses one being written.
+func (k *Keeper) writeBacklog() {
+	k.mu.Lock()
+	held := append([]*Recorder(nil), k.backlog...)
+	k.mu.Unlock()
+	written := map[*Recorder]bool{}
+	for _, r := range held {
+		if r.flush(r.end) {
+			written[r] = true
+		}
+	}
+	if len(written) == 0 {
+		return
+	}
+	k.mu.Lock()
+	left := k.backlog[:0]
+	for _, r := range k.backlog {
+		if !written[r] {
+			left = append(left, r)
+		}
+	}
+	k.backlog = left
+	k.mu.Unlock()
+}
+
+// Pending returns how many ended games wait for the database.
+func (k *Keeper) Pending() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.backlog)
+}
+
+// Close tries the backlog once more and reports what it still lacks as
+// lost. The recorders of games in progress must have ended first.
+func (k *Keeper) Close() {
+	close(k.stop)
+	<-k.done
+	k.mu.Lock()
+	k.downUntil = time.Time{}
+	k.mu.Unlock()
+	k.writeBacklog()
+	k.mu.Lock()
+	left := k.backlog
+	k.backlog = nil
+	k.mu.Unlock()
+	for _, r := range left {
+		r.lost()
+	}
+}
+
+// Store returns the keeper's store.
+func (k *Keeper) Store() Store { return k.store }
+
+// paused reports whether writes are being skipped after a failure.
+func (k *Keeper) paused() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return time.Now().Before(k.downUntil)
+}
+
+func (k *Keeper) failed(err error) {
+	k.mu.Lock()
+	first := k.lastErr == nil
+	k.downUntil, k.lastErr = time.Now().Add(k.cfg.Pause), err
+	k.mu.Unlock()
+	if first {
+		k.cfg.Log.Error().Err(err).Str("archive", k.store.Name()).Msg("archive writes failing; games play on unarchived")
+	}
+}
+
+func (k *Keeper) succeeded() {
+	k.mu.Lock()
+	was := k.lastErr
+	k.downUntil, k.lastErr = time.Time{}, nil
+	k.mu.Unlock()
+	if was != nil {
+		k.cfg.Log.Info().Str("archive", k.store.Name()).Msg("archive writes succeed again")
+	}
+}
+
+// Health returns nil when the archive is taking writes, or why not. While
+// the last write failed, it asks the database whether it is back.
+func (k *Keeper) Health(ctx context.Context) error {
+	k.mu.Lock()
+	err := k.lastErr
+	k.mu.Unlock()
+	if err == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, k.cfg.Timeout)
+	defer cancel()
+	if perr := k.store.Ping(ctx); perr != nil {
+		return fmt.Errorf("archive %s: %v", k.store.Name(), perr)
+	}
+	k.succeeded()
+	return nil
+}
+
+// try runs write up to the bound, and reports whether it succeeded.
+func (k *Keeper) try(write func(ctx context.Context) error) bool {
+	if k.paused() {
+		return false
+	}
+	wait := k.cfg.Backoff
+	var err error
+	for i := range k.cfg.Attempts {
+		if i > 0 {
+			time.Sleep(wait)
+			wait *= 2
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), k.cfg.Timeout)
+		err = write(ctx)
+		cancel()
+		if err == nil {
+			k.succeeded()
+			return true
+		}
+	}
+	k.failed(err)
+	return false
+}
+
+// Players says who plays each side of a game. An empty name is decided
+// by the moves: the one player who played all that side's moves, or
+// Viewer when there are none or several (a viewer who asked the backend
+// for some moves and chose others).
+type Players struct{ White, Black string }
+
+// Recorder keeps one game. Its methods are called from the one goroutine
+// that plays the game, each after the game has changed and before the
+// change is answered, so that what a client was told is in the archive.
+type Recorder struct {
+	k          *Keeper
+	end        *End // once ended
+	start      Start
+	players    Players
+	id         int64 // 0 until the archive holds the game
+	moves      []Move
+	archived   int // moves[:archived] are in the archive as they are now
+	gameString string
+	stale      bool // the game's row differs from the archive's
+	over       bool
+}
+
+// Begin starts keeping a game: its source, its type, the GameString it
+// starts from and the moves already in it (all played by by).
+func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by string, players Players) *Recorder {
+	now := time.Now()
+	key := make([]byte, 16)
+	rand.Read(key)
+	r := &Recorder{k: k, players: players, gameString: gameString, stale: true,
+		start: Start{Key: hex.EncodeToString(key), Source: source, GameType: gameType, Started: now}}
+	for i, text := range moves {
+		r.moves = append(r.moves, Move{Ply: i, Text: text, By: by, At: now})
+	}
+	r.flush(nil)
+	return r
+}
+
+// ID returns the game's id in the archive, 0 while it has none.
+func (r *Recorder) ID() int64 { return r.id }
+
+// Played records a move and the GameString after it.
+func (r *Recorder) Played(text, by, gameString string) {
+	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: time.Now()})
+	r.gameString, r.stale = gameString, true
+	r.flush(nil)
+}
+
+// Undone records that the last n moves were taken back.
+func (r *Recorder) Undone(n int, gameString string) {
+	n = min(n, len(r.moves))
+	r.moves = r.moves[:len(r.moves)-n]
+	r.archived = min(r.archived, len(r.moves))
+	r.gameString, r.stale = gameString, true
+	r.flush(nil)
+}
+
+// Ended records how the game ended; the recorder takes nothing more. A
+// game the archive cannot take now is held in the keeper's backlog, or
+// reported lost when that is full.
+func (r *Recorder) Ended(end End, gameString string) {
+	if r.over {
+		return
+	}
+	r.over = true
+	if end.At.IsZero() {
+		end.At = time.Now()
+	}
+	r.gameString, r.stale, r.end = gameString, true, &end
+	if r.flush(r.end) {
+		return
+	}
+	r.k.mu.Lock()
+	held := len(r.k.backlog) < r.k.cfg.Backlog
+	if held {
+		r.k.backlog = append(r.k.backlog, r)
+	}
+	r.k.mu.Unlock()
+	if !held {
+		r.lost()
+	}
+}
+
+// lost reports what the archive lacks of an ended game the keeper gives
+// up on: all of it when it was never started there.
+func (r *Recorder) lost() {
+	games, moves := 0, len(r.moves)-r.archived
+	if r.id == 0 {
+		games = 1
+	}
+	r.k.cfg.OnLost(games, moves)
+	r.k.cfg.Log.Warn().Int64("game", r.id).Int("moves_lost", moves).Str("how", r.end.How).Msg("game ended without being archived whole")
+}
+
+// Over reports whether the game has ended.
+func (r *Recorder) Over() bool { return r.over }
+
+// names decides the players from the moves where they are not given.
+func (r *Recorder) names() (white, black string) {
+	side := func(given string, parity int) string {
+		if given != "" {
+			return given
+		}
+		name := ""
+		for _, m := range r.moves {
+			if m.Ply%2 != parity {
+				continue
+			}
+			if name != "" && m.By != name {
+				return Viewer
+			}
+			name = m.By
+		}
+		if name == "" {
+			return Viewer
+		}
+		return name
+	}
+	return side(r.players.White, 0), side(r.players.Black, 1)
+}
+
+// flush brings the archive up to date, and reports whether it is.
+func (r *Recorder) flush(end *End) bool {
+	if !r.stale && r.archived == len(r.moves) && end == nil {
+		return true
+	}
+	white, black := r.names()
+	ok := r.k.try(func(ctx context.Context) error {
+		if r.id == 0 {
+			st := r.start
+			st.White, st.Black, st.GameString, st.Moves = white, black, r.gameString, r.moves
+			id, err := r.k.store.Start(ctx, st)
+			if err != nil {
+				return err
+			}
+			r.id, r.archived = id, len(r.moves)
+			if end == nil {
+				return nil
+			}
+		}
+		return r.k.store.Update(ctx, r.id, Change{From: r.archived, Moves: r.moves[r.archived:],
+			White: white, Black: black, GameString: r.gameString, End: end})
+	})
+	if ok {
+		r.archived, r.stale = len(r.moves), false
+	}
+	return ok
+}

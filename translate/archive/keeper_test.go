@@ -1,0 +1,147 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// flaky is a store whose writes fail while down is set.
+type flaky struct {
+	Store
+	down atomic.Bool
+}
+
+var errDown = errors.New("database down")
+
+func (f *flaky) Start(ctx context.Context, s Start) (int64, error) {
+	if f.down.Load() {
+		return 0, errDown
+	}
+	return f.Store.Start(ctx, s)
+}
+
+func (f *flaky) Update(ctx context.Context, id int64, c Change) error {
+	if f.down.Load() {
+		return errDown
+	}
+	return f.Store.Update(ctx, id, c)
+}
+
+func (f *flaky) Ping(ctx context.Context) error {
+	if f.down.Load() {
+		return errDown
+	}
+	return f.Store.Ping(ctx)
+}
+
+func TestKeeper(t *testing.T) {
+	store := &flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
+	var lostGames, lostMoves atomic.Int64
+	k := NewKeeper(store, KeeperConfig{Pause: 20 * time.Millisecond, Backoff: time.Millisecond, OnLost: func(g, m int) {
+		lostGames.Add(int64(g))
+		lostMoves.Add(int64(m))
+	}})
+	ctx := context.Background()
+
+	// A viewer's session: the players follow the moves.
+	r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, "", Players{})
+	r.Played("wS1", "native", "Base;InProgress;Black[1];wS1")
+	r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-")
+	// The database goes: the session plays on, the keeper says so.
+	store.down.Store(true)
+	r.Played("wQ -wS1", "native", "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	r.Played("bQ bS1-", Viewer, "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+	if err := k.Health(ctx); err == nil {
+		t.Error("Health while the database is down: nil")
+	}
+	g, _ := store.Get(ctx, r.ID())
+	if g.Plies != 2 {
+		t.Errorf("%d plies archived while down, want the 2 before", g.Plies)
+	}
+	// It comes back: the next move catches up, after an undo.
+	store.down.Store(false)
+	time.Sleep(30 * time.Millisecond)
+	r.Undone(1, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	r.Played("bG1 bS1-", "native", "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
+	r.Ended(End{Result: "WhiteWins", How: "forfeit", Reason: "Black forfeited"}, "Base;WhiteWins;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
+	if err := k.Health(ctx); err != nil {
+		t.Errorf("Health once back: %v", err)
+	}
+	g, err := store.Get(ctx, r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range g.Moves {
+		texts = append(texts, m.Text+"/"+m.By)
+	}
+	if g.Status != Finished || g.Result != "WhiteWins" || g.White != "native" || g.Black != Viewer || len(texts) != 4 ||
+		texts[3] != "bG1 bS1-/native" || texts[1] != "bS1 wS1-/viewer" {
+		t.Errorf("archived %+v with %v", g, texts)
+	}
+	if lostGames.Load() != 0 || lostMoves.Load() != 0 {
+		t.Errorf("lost %d games, %d moves; want none", lostGames.Load(), lostMoves.Load())
+	}
+
+	// A game that ends while the database is down is held, and written
+	// once it is back.
+	held := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
+	store.down.Store(true)
+	held.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	held.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
+	if k.Pending() != 1 {
+		t.Errorf("%d games pending, want 1", k.Pending())
+	}
+	store.down.Store(false)
+	for deadline := time.Now().Add(5 * time.Second); k.Pending() > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g, err := store.Get(ctx, held.ID()); err != nil || g.Status != Finished || g.Plies != 1 || g.How != "disconnect" {
+		t.Errorf("the held game once the database is back: %+v %v", g, err)
+	}
+
+	// Games the keeper still holds when it closes are lost: the moves
+	// archived stay, the rest are reported.
+	kept := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
+	kept.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	store.down.Store(true)
+	kept.Played("bA1 wA1-", "native", "Base;InProgress;White[2];wA1;bA1 wA1-")
+	kept.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wA1;bA1 wA1-")
+	never := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
+	never.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	never.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
+	if lostGames.Load() != 0 || lostMoves.Load() != 0 {
+		t.Errorf("lost %d games, %d moves before the keeper gave up", lostGames.Load(), lostMoves.Load())
+	}
+	k.Close()
+	if lostGames.Load() != 1 || lostMoves.Load() != 2 {
+		t.Errorf("lost %d games, %d moves; want 1 game never started and 2 moves (one of each game)", lostGames.Load(), lostMoves.Load())
+	}
+}
+
+// TestKeeperStartOnce: a start whose commit the keeper never heard of is
+// not archived twice when it is tried again.
+func TestKeeperStartOnce(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve")
+	ctx := context.Background()
+	st := Start{Key: "k1", Source: "uhp-ws", GameType: "Base", White: Viewer, Black: Viewer, Started: time.Now(), GameString: "Base;InProgress;Black[1];wA1",
+		Moves: []Move{{Ply: 0, Text: "wA1", By: Viewer, At: time.Now()}}}
+	id1, err := s.Start(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Moves = append(st.Moves, Move{Ply: 1, Text: "bA1 wA1-", By: Viewer, At: time.Now()})
+	st.GameString = "Base;InProgress;White[2];wA1;bA1 wA1-"
+	id2, err := s.Start(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := s.Get(ctx, id1)
+	if _, total, _ := s.List(ctx, Filter{Page: 1, PerPage: 10}); id1 != id2 || total != 1 || g.Plies != 2 || len(g.Moves) != 2 || g.GameString != st.GameString {
+		t.Errorf("ids %d and %d, %d games, %+v", id1, id2, total, g)
+	}
+}

@@ -1,0 +1,108 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// migrations are the schema's versions, in order: version i+1 is reached
+// by migrations[i]. A released version is never edited; a change of
+// schema is a new version. "{{serial}}" is each dialect's auto-numbered
+// key.
+var migrations = [][]string{
+	{ // 1: games, their moves, and the processes that write them
+		`CREATE TABLE owners (
+			id {{serial}},
+			kind TEXT NOT NULL,
+			host TEXT NOT NULL,
+			pid BIGINT NOT NULL,
+			started_ms BIGINT NOT NULL)`,
+		`CREATE TABLE games (
+			id {{serial}},
+			owner BIGINT NOT NULL,
+			game_key TEXT UNIQUE,
+			source TEXT NOT NULL,
+			game_type TEXT NOT NULL,
+			white TEXT NOT NULL,
+			black TEXT NOT NULL,
+			status TEXT NOT NULL,
+			started_ms BIGINT NOT NULL,
+			ended_ms BIGINT,
+			result TEXT NOT NULL DEFAULT '',
+			how TEXT NOT NULL DEFAULT '',
+			reason TEXT NOT NULL DEFAULT '',
+			game_string TEXT NOT NULL,
+			plies INTEGER NOT NULL DEFAULT 0)`,
+		`CREATE INDEX games_started ON games (started_ms DESC, id DESC)`,
+		`CREATE INDEX games_status_owner ON games (status, owner)`,
+		`CREATE INDEX games_white ON games (white)`,
+		`CREATE INDEX games_black ON games (black)`,
+		`CREATE TABLE moves (
+			game BIGINT NOT NULL REFERENCES games (id),
+			ply INTEGER NOT NULL,
+			text TEXT NOT NULL,
+			by_player TEXT NOT NULL,
+			at_ms BIGINT NOT NULL,
+			PRIMARY KEY (game, ply))`,
+	},
+	{ // 2: viewers waiting for a partner on any daemon (PostgreSQL pairing)
+		`CREATE TABLE pair_requests (
+			id {{serial}},
+			channel TEXT NOT NULL,
+			game_type TEXT NOT NULL,
+			color INTEGER NOT NULL,
+			named INTEGER NOT NULL,
+			taken INTEGER NOT NULL DEFAULT 0,
+			created_ms BIGINT NOT NULL)`,
+	},
+}
+
+// schemaVersion is the version this binary writes.
+var schemaVersion = len(migrations)
+
+// migrate brings the schema to schemaVersion in one transaction (lock
+// takes the dialect's lock against another process migrating at once). A
+// database newer than the binary is refused rather than written wrongly.
+func migrate(ctx context.Context, db *sql.DB, d dialect) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if d.lock != "" {
+		if _, err := tx.ExecContext(ctx, d.lock); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var have int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&have)
+	switch {
+	case err == sql.ErrNoRows:
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	}
+	if have > schemaVersion {
+		return fmt.Errorf("its schema is version %d, newer than this hivebridge knows (%d): use a newer hivebridge", have, schemaVersion)
+	}
+	for v := have; v < schemaVersion; v++ {
+		for _, stmt := range migrations[v] {
+			if _, err := tx.ExecContext(ctx, strings.ReplaceAll(stmt, "{{serial}}", d.serial)); err != nil {
+				return fmt.Errorf("migrating to version %d: %v", v+1, err)
+			}
+		}
+	}
+	if have != schemaVersion {
+		if _, err := tx.ExecContext(ctx, d.rebind(`UPDATE schema_version SET version = ?`), schemaVersion); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}

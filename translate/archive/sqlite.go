@@ -1,0 +1,122 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	// A pure-Go SQLite (the C library translated to Go): the binary stays
+	// one static file built by the Go toolchain alone, without cgo.
+	_ "modernc.org/sqlite"
+)
+
+// sqliteDialect is SQLite's SQL.
+var sqliteDialect = dialect{serial: "INTEGER PRIMARY KEY AUTOINCREMENT"}
+
+// sqliteDSN opens path in WAL mode with synchronous=NORMAL: a transaction
+// is durable once committed against the death of the process (SIGKILL
+// included: the WAL is in the operating system's hands), and only a power
+// loss can take the last ones back. Writers wait for each other up to the
+// busy timeout; a write transaction takes the lock at its start.
+func sqliteDSN(path string, write bool) string {
+	dsn := path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+	if write {
+		dsn += "&_txlock=immediate"
+	}
+	return dsn
+}
+
+// openSQLite opens (creating if need be) the archive in the file at path.
+func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
+	fail := func(err error) error { return fmt.Errorf("archive %s: %v", path, err) }
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fail(err)
+	}
+	write, err := sql.Open("sqlite", sqliteDSN(path, true))
+	if err != nil {
+		return nil, fail(err)
+	}
+	write.SetMaxOpenConns(1)
+	read, err := sql.Open("sqlite", sqliteDSN(path, false))
+	if err != nil {
+		write.Close()
+		return nil, fail(err)
+	}
+	read.SetMaxOpenConns(4)
+	s := &sqlStore{name: path, d: sqliteDialect, read: read, write: write}
+	s.deadOwners = func(_ context.Context, owners []int64) ([]int64, error) { return deadLockFiles(path, owners) }
+	s.startWriters(1)
+	if err := migrate(ctx, write, sqliteDialect); err != nil {
+		s.Close()
+		return nil, fail(err)
+	}
+	if role != Reader {
+		if s.owner, err = s.register(ctx, string(role)); err != nil {
+			s.Close()
+			return nil, fail(err)
+		}
+		if s.release, err = holdLockFile(path, s.owner); err != nil {
+			s.Close()
+			return nil, fail(err)
+		}
+	}
+	return s, nil
+}
+
+// A process that writes to a SQLite archive holds an flock on a file of
+// its own, <db>-owners/<id>, while it lives; the kernel lets go of it when
+// the process dies, however it dies. A game in progress whose owner's file
+// can be locked by another has lost its process.
+
+func lockFileName(db string, owner int64) string {
+	return filepath.Join(db+"-owners", strconv.FormatInt(owner, 10))
+}
+
+func holdLockFile(db string, owner int64) (func(), error) {
+	name := lockFileName(db, owner)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %v", name, err)
+	}
+	return func() {
+		os.Remove(name)
+		f.Close()
+	}, nil
+}
+
+func deadLockFiles(db string, owners []int64) ([]int64, error) {
+	var dead []int64
+	for _, o := range owners {
+		name := lockFileName(db, o)
+		f, err := os.OpenFile(name, os.O_RDWR, 0)
+		if errors.Is(err, os.ErrNotExist) {
+			dead = append(dead, o)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			dead = append(dead, o)
+			os.Remove(name)
+		}
+		f.Close()
+		if err != nil && !errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, err
+		}
+	}
+	return dead, nil
+}

@@ -1,0 +1,456 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// dialect is what differs between SQLite and PostgreSQL in the store's SQL.
+type dialect struct {
+	serial string // an auto-numbered primary key column
+	lock   string // takes the migration lock inside a transaction
+	dollar bool   // placeholders are $1, $2... rather than ?
+}
+
+// rebind turns the ? placeholders of q into the dialect's.
+func (d dialect) rebind(q string) string {
+	if !d.dollar {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, c := range q {
+		if c == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// sqlStore is the Store of both databases, through database/sql.
+type sqlStore struct {
+	name  string
+	d     dialect
+	read  *sql.DB
+	write *sql.DB // SQLite: one connection, so that writers queue in Go rather than on the file lock
+	owner int64   // this process's row in owners; 0 for a reader
+	// deadOwners returns those of owners whose process has stopped.
+	deadOwners func(ctx context.Context, owners []int64) ([]int64, error)
+	release    func() // lets go of what marks this process alive
+	heartbeat  func(ctx context.Context) error
+
+	// Writes go through one goroutine that commits every write waiting
+	// in one transaction (group commit): the commits of a thousand
+	// sessions cost the database a few, not a thousand.
+	writes     []chan *writeOp // one a writer
+	stopWriter chan struct{}
+	writerDone chan struct{}
+	closeOnce  sync.Once
+}
+
+// writeOp is one write waiting for the writer.
+type writeOp struct {
+	run  func(ctx context.Context, tx *sql.Tx) error
+	done chan error
+}
+
+// maxBatch bounds the writes of one transaction.
+const maxBatch = 256
+
+// startWriters starts the n goroutines that commit the writes: one for
+// SQLite, which has one writer at a time; several for PostgreSQL, whose
+// commits wait on its disk independently. The writes of one game all go
+// to one writer, in order: a write given up by its caller but still under
+// way is committed before the write that tries it again.
+func (s *sqlStore) startWriters(n int) {
+	s.stopWriter, s.writerDone = make(chan struct{}), make(chan struct{})
+	for range n {
+		s.writes = append(s.writes, make(chan *writeOp))
+	}
+	var running sync.WaitGroup
+	running.Add(n)
+	go func() {
+		running.Wait()
+		close(s.writerDone)
+	}()
+	for _, ch := range s.writes {
+		go s.writer(ch, &running)
+	}
+}
+
+// writer commits batches of the writes waiting.
+func (s *sqlStore) writer(writes chan *writeOp, running *sync.WaitGroup) {
+	defer running.Done()
+	for {
+		var batch []*writeOp
+		select {
+		case <-s.stopWriter:
+			return
+		case op := <-writes:
+			batch = append(batch, op)
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case op := <-writes:
+				batch = append(batch, op)
+			default:
+				break more
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+// commit runs a batch of writes in one transaction, each in a savepoint
+// of its own so that one failing leaves the others, and tells each how it
+// went.
+func (s *sqlStore) commit(batch []*writeOp) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	errs := make([]error, len(batch))
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err == nil {
+		for i, op := range batch {
+			if len(batch) == 1 {
+				errs[i] = op.run(ctx, tx)
+				break
+			}
+			if _, err = tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+				break
+			}
+			if errs[i] = op.run(ctx, tx); errs[i] != nil {
+				_, err = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT w")
+			} else {
+				_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT w")
+			}
+			if err != nil {
+				break
+			}
+		}
+		if err == nil && len(batch) == 1 && errs[0] != nil {
+			tx.Rollback()
+		} else if err == nil {
+			err = tx.Commit()
+		} else {
+			tx.Rollback()
+		}
+	}
+	for i, op := range batch {
+		if err != nil {
+			errs[i] = err
+		}
+		op.done <- errs[i]
+	}
+}
+
+// inTx runs a write of game (its key) in its writer's next transaction, and returns once it
+// is committed or has failed. A write whose ctx ends first may still be
+// committed: the archive's writes are made to be tried again safely.
+func (s *sqlStore) inTx(ctx context.Context, game string, run func(ctx context.Context, tx *sql.Tx) error) error {
+	op := &writeOp{run: run, done: make(chan error, 1)}
+	h := fnv.New32a()
+	h.Write([]byte(game))
+	select {
+	case s.writes[h.Sum32()%uint32(len(s.writes))] <- op:
+	case <-s.stopWriter:
+		return errors.New("the archive is closed")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-op.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func (s *sqlStore) Name() string { return s.name }
+
+func (s *sqlStore) q(query string) string { return s.d.rebind(query) }
+
+// register adds this process to owners and returns its id.
+func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
+	host, _ := os.Hostname()
+	var id int64
+	err := s.write.QueryRowContext(ctx, s.q(`INSERT INTO owners (kind, host, pid, started_ms) VALUES (?, ?, ?, ?) RETURNING id`),
+		kind, host, os.Getpid(), ms(time.Now())).Scan(&id)
+	return id, err
+}
+
+func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
+	var id int64
+	err := s.inTx(ctx, st.Key, func(ctx context.Context, tx *sql.Tx) error {
+		// A start whose commit the process never heard of (the
+		// connection cut as it committed) is found by its key and
+		// brought up to date, rather than archived twice.
+		key := sql.NullString{String: st.Key, Valid: st.Key != ""}
+		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (game_key) DO UPDATE SET white = excluded.white, black = excluded.black, game_string = excluded.game_string, plies = excluded.plies
+			RETURNING id`),
+			s.owner, key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ?`), id); err != nil {
+			return err
+		}
+		return s.insertMoves(ctx, tx, id, st.Moves)
+	})
+	return id, err
+}
+
+func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves []Move) error {
+	for _, m := range moves {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO moves (game, ply, text, by_player, at_ms) VALUES (?, ?, ?, ?, ?)`),
+			id, m.Ply, m.Text, m.By, ms(m.At)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
+	// A game's updates share a writer (by its id); its start, with another
+	// writer (by its key), has been committed before the first of them.
+	return s.inTx(ctx, strconv.FormatInt(id, 10), func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
+			return err
+		}
+		if err := s.insertMoves(ctx, tx, id, c.Moves); err != nil {
+			return err
+		}
+		plies := c.From + len(c.Moves)
+		var (
+			res sql.Result
+			err error
+		)
+		if c.End == nil {
+			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ? WHERE id = ?`),
+				c.White, c.Black, c.GameString, plies, id)
+		} else {
+			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ?,
+				status = ?, ended_ms = ?, result = ?, how = ?, reason = ? WHERE id = ?`),
+				c.White, c.Black, c.GameString, plies, string(c.End.status()), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
+		}
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n != 1 {
+			return fmt.Errorf("game %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+func (s *sqlStore) InterruptOrphans(ctx context.Context) (int, error) {
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT DISTINCT owner FROM games WHERE status = ? AND owner <> ?`), string(Playing), s.owner)
+	if err != nil {
+		return 0, err
+	}
+	var owners []int64
+	for rows.Next() {
+		var o int64
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		owners = append(owners, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(owners) == 0 {
+		return 0, err
+	}
+	dead, err := s.deadOwners(ctx, owners)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, o := range dead {
+		res, err := s.write.ExecContext(ctx, s.q(`UPDATE games SET status = ?, how = ?, reason = ?,
+			ended_ms = COALESCE((SELECT MAX(at_ms) FROM moves WHERE moves.game = games.id), started_ms)
+			WHERE status = ? AND owner = ?`),
+			string(Interrupted), "interrupted", "the process playing it stopped", string(Playing), o)
+		if err != nil {
+			return n, err
+		}
+		k, _ := res.RowsAffected()
+		n += int(k)
+	}
+	return n, nil
+}
+
+// gameColumns are the columns scanGame reads, in its order.
+const gameColumns = `id, source, game_type, white, black, status, started_ms, ended_ms, result, how, reason, game_string, plies`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(r scanner) (Game, error) {
+	var (
+		g       Game
+		status  string
+		started int64
+		ended   sql.NullInt64
+	)
+	err := r.Scan(&g.ID, &g.Source, &g.GameType, &g.White, &g.Black, &status, &started, &ended, &g.Result, &g.How, &g.Reason, &g.GameString, &g.Plies)
+	g.Status, g.Started = Status(status), fromMS(started)
+	if ended.Valid {
+		g.Ended = fromMS(ended.Int64)
+	}
+	return g, err
+}
+
+func (s *sqlStore) List(ctx context.Context, f Filter) ([]Game, int, error) {
+	var (
+		where []string
+		args  []any
+	)
+	add := func(cond string, arg any) {
+		where = append(where, cond)
+		args = append(args, arg)
+	}
+	if f.Player != "" {
+		where = append(where, "(white = ? OR black = ?)")
+		args = append(args, f.Player, f.Player)
+	}
+	if f.GameType != "" {
+		add("game_type = ?", f.GameType)
+	}
+	if f.Result != "" {
+		add("result = ?", f.Result)
+	}
+	if f.Status != "" {
+		add("status = ?", string(f.Status))
+	}
+	if !f.Since.IsZero() {
+		add("started_ms >= ?", ms(f.Since))
+	}
+	if !f.Until.IsZero() {
+		add("started_ms < ?", ms(f.Until))
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	var total int
+	if err := s.read.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM games`+cond), args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if f.PerPage <= 0 {
+		f.PerPage = DefaultPerPage
+	}
+	if f.Page <= 0 {
+		f.Page = 1
+	}
+	if f.Page > 1 && f.offset() >= total {
+		return nil, total, fmt.Errorf("%w: page %d of %d per page, and %d games pass the filter", ErrPastEnd, f.Page, f.PerPage, total)
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT `+gameColumns+` FROM games`+cond+` ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?`),
+		append(args, f.PerPage, f.offset())...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	games := []Game{}
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		games = append(games, g)
+	}
+	return games, total, rows.Err()
+}
+
+func (s *sqlStore) Get(ctx context.Context, id int64) (Game, error) {
+	g, err := scanGame(s.read.QueryRowContext(ctx, s.q(`SELECT `+gameColumns+` FROM games WHERE id = ?`), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Game{}, err
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT ply, text, by_player, at_ms FROM moves WHERE game = ? ORDER BY ply`), id)
+	if err != nil {
+		return Game{}, err
+	}
+	defer rows.Close()
+	g.Moves = []Move{}
+	for rows.Next() {
+		var (
+			m  Move
+			at int64
+		)
+		if err := rows.Scan(&m.Ply, &m.Text, &m.By, &at); err != nil {
+			return Game{}, err
+		}
+		m.At = fromMS(at)
+		g.Moves = append(g.Moves, m)
+	}
+	return g, rows.Err()
+}
+
+func (s *sqlStore) Outcomes(ctx context.Context) ([]Outcome, error) {
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT white, black, result FROM games WHERE status = ? AND result <> '' ORDER BY id`), string(Finished))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Outcome
+	for rows.Next() {
+		var o Outcome
+		if err := rows.Scan(&o.White, &o.Black, &o.Result); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) Ping(ctx context.Context) error { return s.write.PingContext(ctx) }
+
+func (s *sqlStore) Heartbeat(ctx context.Context) error {
+	if s.heartbeat == nil {
+		return nil
+	}
+	return s.heartbeat(ctx)
+}
+
+// Close stops the writer (the writes in hand committed first), lets go
+// of the process's mark, and closes the database; again, it does nothing.
+func (s *sqlStore) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		if s.stopWriter != nil {
+			close(s.stopWriter)
+			<-s.writerDone
+		}
+		if s.release != nil {
+			s.release()
+		}
+		err = s.read.Close()
+		if s.write != s.read {
+			if werr := s.write.Close(); err == nil {
+				err = werr
+			}
+		}
+	})
+	return err
+}

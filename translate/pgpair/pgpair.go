@@ -1,0 +1,350 @@
+// Package pgpair pairs the viewers of several daemons that share one
+// PostgreSQL archive: a viewer who starts a remote game on one daemon is
+// paired with a viewer waiting on any of them, and their moves go from
+// daemon to daemon through PostgreSQL's LISTEN/NOTIFY, with the deadlines
+// and forfeits of pairing on one daemon (translate.Pairing). A load
+// balancer can then send each viewer to any daemon.
+package pgpair
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate/archive"
+)
+
+// Pairing is one daemon's side of the shared pairing. The requests wait in
+// the archive's pair_requests table; each daemon listens on a channel of
+// its own, where the others send it the news of its viewers' games.
+type Pairing struct {
+	wait, moveWait time.Duration
+	log            zerolog.Logger
+	channel        string // this daemon's
+
+	db     *pgxpool.Pool
+	listen *pgx.Conn
+	// notifyMu serializes notices on one connection, so that a player's
+	// move and its leaving arrive in the order they were sent.
+	notifyMu sync.Mutex
+	notify   *pgx.Conn
+
+	mu      sync.Mutex
+	waiting map[int64]chan notice // request id -> its partner's arrival
+	seats   map[string]*seat      // "table:colour" -> a seat of this daemon
+
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// notice is one message between daemons.
+type notice struct {
+	Kind    string `json:"k"`           // paired, move, leave
+	Seat    string `json:"s"`           // whom it is for: "req:ID" or "table:colour"
+	Move    uint16 `json:"m,omitempty"` // move
+	Channel string `json:"c,omitempty"` // paired: the partner's daemon
+	Why     string `json:"w,omitempty"` // leave
+	How     string `json:"h,omitempty"` // leave
+}
+
+// Open joins the pairing of the daemons on the PostgreSQL archive at dsn
+// (already migrated by archive.Open). Viewers wait up to wait for a
+// partner; players may think up to moveWait a move.
+func Open(ctx context.Context, dsn string, wait, moveWait time.Duration, log zerolog.Logger) (*Pairing, error) {
+	id := make([]byte, 8)
+	rand.Read(id)
+	p := &Pairing{wait: wait, moveWait: moveWait, log: log, channel: "hivebridge_pair_" + hex.EncodeToString(id),
+		waiting: map[int64]chan notice{}, seats: map[string]*seat{}, done: make(chan struct{})}
+	var err error
+	fail := func(err error) (*Pairing, error) {
+		p.Close()
+		return nil, fmt.Errorf("pairing through %s: %v", archive.Redact(dsn), err)
+	}
+	if p.db, err = pgxpool.New(ctx, dsn); err != nil {
+		return fail(err)
+	}
+	if p.listen, err = pgx.Connect(ctx, dsn); err != nil {
+		return fail(err)
+	}
+	if p.notify, err = pgx.Connect(ctx, dsn); err != nil {
+		return fail(err)
+	}
+	if _, err := p.listen.Exec(ctx, "LISTEN "+p.channel); err != nil {
+		return fail(err)
+	}
+	lctx, stop := context.WithCancel(context.Background())
+	p.stop = stop
+	go p.receive(lctx)
+	return p, nil
+}
+
+// Close leaves the pairing: the daemon's listening ends.
+func (p *Pairing) Close() {
+	if p.stop != nil {
+		p.stop()
+		<-p.done
+	}
+	for _, c := range []*pgx.Conn{p.listen, p.notify} {
+		if c != nil {
+			c.Close(context.Background())
+		}
+	}
+	if p.db != nil {
+		p.db.Close()
+	}
+}
+
+// receive hands each notice to the request or seat it is for.
+func (p *Pairing) receive(ctx context.Context) {
+	defer close(p.done)
+	for {
+		n, err := p.listen.WaitForNotification(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				p.log.Error().Err(err).Msg("pairing: listening through PostgreSQL ended")
+			}
+			return
+		}
+		var msg notice
+		if err := json.Unmarshal([]byte(n.Payload), &msg); err != nil {
+			p.log.Warn().Str("payload", n.Payload).Msg("pairing: unreadable notice")
+			continue
+		}
+		p.mu.Lock()
+		if id, ok := strings.CutPrefix(msg.Seat, "req:"); ok {
+			var req int64
+			fmt.Sscan(id, &req)
+			if ch := p.waiting[req]; ch != nil {
+				ch <- msg
+			}
+		} else if s := p.seats[msg.Seat]; s != nil {
+			switch msg.Kind {
+			case "move":
+				select {
+				case s.inbox <- core.Move(msg.Move):
+				default:
+				}
+			case "leave":
+				s.leave(seatError{msg: msg.Why, how: msg.How})
+			}
+		}
+		p.mu.Unlock()
+	}
+}
+
+func (p *Pairing) send(ctx context.Context, channel string, n notice) error {
+	payload, _ := json.Marshal(n)
+	p.notifyMu.Lock()
+	defer p.notifyMu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := p.notify.Exec(ctx, "SELECT pg_notify($1, $2)", channel, string(payload))
+	return err
+}
+
+// Match implements uhp.Matchmaker across daemons: it takes the oldest
+// request it can pair with, or waits for a partner as a request of its
+// own.
+func (p *Pairing) Match(ctx context.Context, t core.GameType, want core.Color, named bool) (uhp.Opponent, core.Color, error) {
+	gameType := uhp.FormatGameType(t)
+	tx, err := p.db.Begin(ctx)
+	if err != nil {
+		return nil, want, err
+	}
+	defer tx.Rollback(ctx)
+	rows, err := tx.Query(ctx, `SELECT id, channel, color, named FROM pair_requests
+		WHERE taken = 0 AND game_type = $1 ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 16`, gameType)
+	if err != nil {
+		return nil, want, err
+	}
+	var (
+		table        int64
+		theirChannel string
+		theirColor   core.Color
+		found        bool
+	)
+	for rows.Next() {
+		var (
+			id         int64
+			ch         string
+			color, nmd int
+		)
+		if err := rows.Scan(&id, &ch, &color, &nmd); err != nil {
+			rows.Close()
+			return nil, want, err
+		}
+		if !found && !(named && nmd == 1 && core.Color(color) == want) {
+			table, theirChannel, theirColor, found = id, ch, core.Color(color), true
+		}
+	}
+	rows.Close()
+	if found {
+		if _, err := tx.Exec(ctx, `UPDATE pair_requests SET taken = 1 WHERE id = $1`, table); err != nil {
+			return nil, want, err
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return nil, want, err
+		}
+		mine := p.seat(table, theirColor.Other(), theirChannel)
+		if err := p.send(ctx, theirChannel, notice{Kind: "paired", Seat: fmt.Sprintf("req:%d", table), Channel: p.channel}); err != nil {
+			p.forget(mine)
+			return nil, want, err
+		}
+		return mine, mine.color, nil
+	}
+	tx.Rollback(ctx)
+	return p.await(ctx, gameType, want, named)
+}
+
+// await files a request and waits for a partner, or for the wait to end.
+func (p *Pairing) await(ctx context.Context, gameType string, want core.Color, named bool) (uhp.Opponent, core.Color, error) {
+	nmd := 0
+	if named {
+		nmd = 1
+	}
+	var id int64
+	if err := p.db.QueryRow(ctx, `INSERT INTO pair_requests (channel, game_type, color, named, created_ms) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+		p.channel, gameType, int(want), nmd, time.Now().UnixMilli()).Scan(&id); err != nil {
+		return nil, want, err
+	}
+	arrived := make(chan notice, 1)
+	p.mu.Lock()
+	p.waiting[id] = arrived
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.waiting, id)
+		p.mu.Unlock()
+	}()
+	timer := time.NewTimer(p.wait)
+	defer timer.Stop()
+	select {
+	case n := <-arrived:
+		s := p.seat(id, want, n.Channel)
+		return s, s.color, nil
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	// Withdraw the request, unless a partner took it as the wait ended.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	tag, err := p.db.Exec(dctx, `DELETE FROM pair_requests WHERE id = $1 AND taken = 0`, id)
+	if err != nil {
+		return nil, want, err
+	}
+	if tag.RowsAffected() == 1 {
+		return nil, want, ctx.Err() // nobody came: the backend plays
+	}
+	select {
+	case n := <-arrived:
+		s := p.seat(id, want, n.Channel)
+		return s, s.color, nil
+	case <-time.After(5 * time.Second):
+		return nil, want, errors.New("a partner took the request but never said so")
+	}
+}
+
+// seat makes and registers this daemon's seat at a table.
+func (p *Pairing) seat(table int64, color core.Color, theirChannel string) *seat {
+	s := &seat{p: p, color: color, moveWait: p.moveWait, inbox: make(chan core.Move, 1), left: make(chan struct{}),
+		key: fmt.Sprintf("%d:%d", table, color), theirKey: fmt.Sprintf("%d:%d", table, color.Other()), theirChannel: theirChannel}
+	p.mu.Lock()
+	p.seats[s.key] = s
+	p.mu.Unlock()
+	return s
+}
+
+func (p *Pairing) forget(s *seat) {
+	p.mu.Lock()
+	delete(p.seats, s.key)
+	p.mu.Unlock()
+}
+
+// seat is a viewer's side of a table: the other player's moves and
+// leaving arrive from its daemon; this one's go to it.
+type seat struct {
+	p             *Pairing
+	color         core.Color
+	moveWait      time.Duration
+	key, theirKey string
+	theirChannel  string
+	inbox         chan core.Move
+	once          sync.Once
+	left          chan struct{}
+	why           seatError
+}
+
+// seatError says why a player has no move from the other, and how that
+// ends the game.
+type seatError struct{ msg, how string }
+
+func (e seatError) Error() string    { return e.msg }
+func (e seatError) HowEnded() string { return e.how }
+
+func (s *seat) leave(why seatError) {
+	s.once.Do(func() {
+		s.why = why
+		close(s.left)
+	})
+}
+
+// BestMove waits for the other player's move.
+func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
+	timer := time.NewTimer(s.moveWait)
+	defer timer.Stop()
+	select {
+	case m := <-s.inbox:
+		return m, nil
+	case <-s.left:
+		select {
+		case m := <-s.inbox:
+			return m, nil
+		default:
+		}
+		return core.NoMove, s.why
+	case <-timer.C:
+		return core.NoMove, seatError{msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), how: "timeout"}
+	case <-ctx.Done():
+		return core.NoMove, ctx.Err()
+	}
+}
+
+// Moved sends this player's move to the other's daemon.
+func (s *seat) Moved(m core.Move) {
+	if err := s.p.send(context.Background(), s.theirChannel, notice{Kind: "move", Seat: s.theirKey, Move: uint16(m)}); err != nil {
+		s.p.log.Warn().Err(err).Msg("pairing: a move could not be sent")
+	}
+}
+
+// Leave ends the table for both players.
+func (s *seat) Leave(reason string) {
+	how := "abandoned"
+	switch {
+	case strings.HasPrefix(reason, "forfeited"):
+		how = "forfeit"
+	case strings.HasPrefix(reason, "left"):
+		how = "disconnect"
+	}
+	s.leave(seatError{msg: "you left", how: how})
+	s.p.forget(s)
+	if err := s.p.send(context.Background(), s.theirChannel, notice{Kind: "leave", Seat: s.theirKey, Why: s.color.String() + " " + reason, How: how}); err != nil {
+		s.p.log.Warn().Err(err).Msg("pairing: leaving could not be sent")
+	}
+}
+
+// KeptElsewhere says that White's session records the game, so that it is
+// archived once.
+func (s *seat) KeptElsewhere() bool { return s.color == core.Black }
