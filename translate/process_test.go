@@ -17,9 +17,9 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
-	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // syncBuffer is a log sink safe for the engine's goroutines.

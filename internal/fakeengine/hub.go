@@ -1,4 +1,4 @@
-package translate_test
+package fakeengine
 
 import (
 	"bufio"
@@ -7,33 +7,47 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
-	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
-// The fake Hub engines are this test binary too, started again with
-// HIVEBRIDGE_FAKE_HUB_ENGINE naming a misbehaviour, in the manner of the
-// UHP fakes of translate/internal/fakeengine: each misbehaves in its first run only, leaves
-// its process id in HIVEBRIDGE_FAKE_DIR, and also every line it reads, in
-// lines-<pid>, so that tests can check what the backend sent it.
-//
-// The dispatch is an init function rather than a line in TestMain so that
-// the Hub fakes stand on their own; init runs before TestMain, and a fake
-// never returns from it.
-const fakeHubModeVar = "HIVEBRIDGE_FAKE_HUB_ENGINE"
+// The fake Hub engines are the test binary too, started again with
+// HubModeVar naming a misbehaviour, in the manner of the UHP fakes: each
+// misbehaves in its first run only, leaves its process id in DirVar's
+// folder, and also every line it reads, in lines-<pid>, so that tests can
+// check what the backend sent it.
 
-func init() {
-	if mode := os.Getenv(fakeHubModeVar); mode != "" {
-		os.Exit(fakeHubEngine(mode, os.Getenv(fakeengine.DirVar)))
-	}
+// HubModeVar names the misbehaviour of the fake Hub engine started.
+const HubModeVar = "HIVEBRIDGE_FAKE_HUB_ENGINE"
+
+// HubSpec makes the running test binary a fake Hub engine in the given
+// mode for the rest of the test, and returns its backend spec. When the
+// test ends, no fake it started may still run.
+func HubSpec(t *testing.T, mode string) string {
+	t.Helper()
+	SetenvHub(t, mode)
+	return `hub:"` + os.Args[0] + `"`
 }
 
-// fakeHubParams are the parameters the fake declares: one of every type.
-func fakeHubParams() []hub.Param {
+// SetenvHub sets the environment that makes the test binary, started
+// again, a fake Hub engine in the given mode, with a fresh folder for its
+// marks and records, which it returns; when the test ends, no fake started
+// there may still run.
+func SetenvHub(t *testing.T, mode string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv(HubModeVar, mode)
+	t.Setenv(DirVar, dir)
+	t.Cleanup(func() { CheckNoProcessLeft(t, dir) })
+	return dir
+}
+
+// HubParams are the parameters the fake declares: one of every type.
+func HubParams() []hub.Param {
 	return []hub.Param{
 		hub.VariantParam(core.Base),
 		hub.IntParam(hub.ParamThreads, 1, 1, 8),
@@ -54,7 +68,7 @@ func misbehavesAtGo(mode string) bool {
 	return false
 }
 
-// fakeHubEngine runs a Hub engine on standard input and output that
+// runHub runs a Hub engine on standard input and output that
 // answers go with the first legal move, except in the way mode says:
 //
 //	crash      exits at go
@@ -72,7 +86,7 @@ func misbehavesAtGo(mode string) bool {
 //	flood      floods its standard error (every run)
 //
 // Every search with level infinite ends only at stop, as it should.
-func fakeHubEngine(mode, dir string) int {
+func runHub(mode, dir string) int {
 	os.WriteFile(filepath.Join(dir, fmt.Sprintf("pid-%d", os.Getpid())), nil, 0o644)
 	record, _ := os.Create(filepath.Join(dir, fmt.Sprintf("lines-%d", os.Getpid())))
 	defer record.Close()
@@ -94,7 +108,7 @@ func fakeHubEngine(mode, dir string) int {
 		}
 		out.Flush()
 	}
-	params := fakeHubParams()
+	params := HubParams()
 	variant, game, level := core.Base, core.NewGame(core.Base), hub.Level{Infinite: true}
 	in := bufio.NewScanner(os.Stdin)
 	// waitStop reads lines until stop, answering ping; false if the input

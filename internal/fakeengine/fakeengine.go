@@ -1,8 +1,9 @@
-// Package fakeengine is a misbehaving UHP engine for tests: a test binary
-// that calls Main from its TestMain becomes, when started again with
-// HIVEBRIDGE_FAKE_ENGINE set, an engine that crashes, hangs or talks
-// nonsense on purpose, so that the supervision of backends and the referee
-// can be tested against real processes.
+// Package fakeengine is misbehaving UHP and Hub engines for tests: a test
+// binary that calls Main from its TestMain becomes, when started again with
+// HIVEBRIDGE_FAKE_ENGINE (or HIVEBRIDGE_FAKE_HUB_ENGINE) set, an engine that
+// crashes, hangs or talks nonsense on purpose, so that the supervision of
+// backends, the referee and the daemon can be tested against real
+// processes.
 package fakeengine
 
 import (
@@ -67,6 +68,9 @@ func Timeouts() translate.Timeouts {
 func Main(m *testing.M) {
 	if mode := os.Getenv(ModeVar); mode != "" {
 		os.Exit(run(mode, os.Getenv(DirVar)))
+	}
+	if mode := os.Getenv(HubModeVar); mode != "" {
+		os.Exit(runHub(mode, os.Getenv(DirVar)))
 	}
 	os.Exit(m.Run())
 }
