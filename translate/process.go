@@ -261,8 +261,30 @@ func (p *UHPProcess) exchangeOnce(ctx context.Context, command string, timeout t
 		}
 		return nil, fmt.Errorf("engine %s did not answer %q within %s; restarted", p.info.ID, command, timeout)
 	}
-	return lines, err // an err or invalidmove line
+	var answer *uhp.EngineError
+	if errors.As(err, &answer) {
+		return lines, &RefusedError{Engine: p.info.ID, Command: command, Answer: answer}
+	}
+	return lines, err
 }
+
+// RefusedError is an engine's err or invalidmove answer to a command
+// hivebridge sent it. Unlike a crash, a hang or an illegal move, which
+// are the engine's own failings, a refusal may be hivebridge's: a command
+// in a form the engine does not read (a fraction of a second, once), or a
+// move the two disagree on. The referee voids a game it ends rather than
+// score it.
+type RefusedError struct {
+	Engine  string           // the engine's id
+	Command string           // the command hivebridge sent
+	Answer  *uhp.EngineError // the engine's err or invalidmove line
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("engine %s answered %q with %q", e.Engine, e.Command, e.Answer.Error())
+}
+
+func (e *RefusedError) Unwrap() error { return e.Answer }
 
 // setOption sets one of the engine's options.
 func (p *UHPProcess) setOption(name, value string) error {
@@ -332,7 +354,7 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 	}
 	lines, err := p.exchange(ctx, "newgame "+arg, p.cfg.Timeouts.Command, nil)
 	if err != nil {
-		return fmt.Errorf("engine %s refused the game: %v", p.info.ID, err)
+		return fmt.Errorf("engine %s refused the game: %w", p.info.ID, err)
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("engine %s answered newgame with no GameString", p.info.ID)
@@ -403,19 +425,27 @@ func (p *UHPProcess) SyncState(ctx context.Context) (core.Result, bool, error) {
 	return p.verdict.Result(), p.stated, nil
 }
 
-// FormatTime writes a bestmove time limit as hh:mm:ss, with a fraction of
-// a second (to the millisecond) only when there is one.
+// WholeSeconds is the time a UHP engine is told for a search limited to
+// d. UHP writes a bestmove time as hh:mm:ss, and engines read whole seconds
+// only (a widely used one answers "bestmove time 00:00:00.2" with err
+// UnrecognizedCommand), so d is rounded down, so that an engine that keeps
+// to what it is told keeps to d; but never down to zero, which would ask
+// for no search at all: a budget under a second is told as one second.
+// The finer budget stays on hivebridge's side, with the caller that set
+// it: the referee charges the engine's clock what it really took, a Hub
+// session answers with the best move known once its level's time is up,
+// and the JSON server answers by the request's deadline.
+func WholeSeconds(d time.Duration) time.Duration {
+	if d < time.Second {
+		return time.Second
+	}
+	return d.Truncate(time.Second)
+}
+
+// FormatTime writes a bestmove time limit as hh:mm:ss: WholeSeconds(d).
 func FormatTime(d time.Duration) string {
-	if d > 0 && d < time.Millisecond {
-		d = time.Millisecond
-	}
-	d = d.Round(time.Millisecond)
-	secs := (d % time.Minute).Seconds()
-	s := strconv.FormatFloat(secs, 'f', -1, 64)
-	if secs < 10 {
-		s = "0" + s
-	}
-	return fmt.Sprintf("%02d:%02d:%s", int(d/time.Hour), int(d%time.Hour/time.Minute), s)
+	secs := int64(WholeSeconds(d) / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", secs/3600, secs/60%60, secs%60)
 }
 
 // BestMove brings the engine in step and asks it for a move. Each line of
@@ -439,7 +469,9 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 	}
 	command, timeout := "bestmove depth "+strconv.Itoa(limit.Depth), p.cfg.Timeouts.Depth
 	if limit.Time > 0 || limit.Depth <= 0 {
-		command, timeout = "bestmove time "+FormatTime(limit.Time), limit.Time+p.cfg.Timeouts.Margin
+		// The engine may take what it is told, which is more than
+		// limit.Time when that is under a second.
+		command, timeout = "bestmove time "+FormatTime(limit.Time), max(WholeSeconds(limit.Time), limit.Time)+p.cfg.Timeouts.Margin
 	}
 	var each func(string)
 	if report != nil {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -156,8 +157,31 @@ func (r reporting) BestMove(_ context.Context, g *core.Game, _ engine.Limit, rep
 	return m, nil
 }
 
+// wholeSeconds is a bestmove time as the UHP spec writes it, hh:mm:ss.
+var wholeSeconds = regexp.MustCompile(`^[0-9]+:[0-5][0-9]:[0-5][0-9]$`)
+
 // run runs a UHP engine on standard input and output that answers
-// bestmove with the first legal move, except in the way mode says.
+// bestmove with the first legal move, except in the way mode says:
+//
+//	crash           exits at bestmove
+//	hang            ignores bestmove and SIGINT
+//	sigint-exits    ignores bestmove, and dies of SIGINT
+//	sigint-answers  answers bestmove only when sent SIGINT
+//	garbage         answers bestmove with nonsense
+//	illegal         answers bestmove with pass, which is not legal
+//	slow            answers bestmove 300ms late
+//	refuse          answers bestmove with err UnrecognizedCommand
+//	noinfo          prints no info answer on start
+//	flood           floods its standard error (every run)
+//	nocaps          plays the base game only (every run)
+//	native          answers with the native searcher (every run)
+//	reports         reports its search as the reference engine does (every
+//	bare-reports    run; see reporting)
+//	own-draw        declares its game drawn from OwnDrawPly on (every run)
+//	wholeseconds    reads bestmove times in whole seconds only, as the
+//	                spec writes them, and answers any other with err
+//	                UnrecognizedCommand("time 00:00:00.2"), as a widely
+//	                used engine does (every run)
 func run(mode, dir string) int {
 	os.WriteFile(filepath.Join(dir, fmt.Sprintf("pid-%d", os.Getpid())), nil, 0o644)
 	misbehaved := filepath.Join(dir, "misbehaved")
@@ -221,6 +245,11 @@ func run(mode, dir string) int {
 			}
 			continue
 		}
+		if arg, timed := strings.CutPrefix(line, "bestmove time "); timed && mode == "wholeseconds" && !wholeSeconds.MatchString(arg) {
+			fmt.Fprintf(out, "err UnrecognizedCommand(%q)\nok\n", "time "+arg)
+			out.Flush()
+			continue
+		}
 		if strings.HasPrefix(line, "bestmove") && misbehave {
 			misbehave = always
 			markMisbehaved()
@@ -248,6 +277,10 @@ func run(mode, dir string) int {
 			case "garbage":
 				fmt.Fprintln(out, "banana split")
 				fmt.Fprintln(out, "ok")
+				out.Flush()
+				continue
+			case "refuse":
+				fmt.Fprintf(out, "err UnrecognizedCommand(%q)\nok\n", strings.TrimPrefix(line, "bestmove "))
 				out.Flush()
 				continue
 			case "illegal":

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -85,19 +86,22 @@ func misbehavesAtGo(mode string) bool {
 //	refuse     refuses every set-param (every run)
 //	flood      floods its standard error (every run)
 //
-// Every search with level infinite ends only at stop, as it should.
+// As with the UHP fakes, "always-<mode>" misbehaves at every chance of
+// every run. Every search with level infinite ends only at stop, as it should.
 func runHub(mode, dir string) int {
 	os.WriteFile(filepath.Join(dir, fmt.Sprintf("pid-%d", os.Getpid())), nil, 0o644)
 	record, _ := os.Create(filepath.Join(dir, fmt.Sprintf("lines-%d", os.Getpid())))
 	defer record.Close()
 	marker := filepath.Join(dir, "misbehaved")
 	_, err := os.Stat(marker)
-	misbehave := err != nil
+	always := strings.HasPrefix(mode, "always-")
+	mode = strings.TrimPrefix(mode, "always-")
+	misbehave := err != nil || always
 	misbehaved := func() bool {
 		if !misbehave {
 			return false
 		}
-		misbehave = false
+		misbehave = always
 		os.WriteFile(marker, nil, 0o644)
 		return true
 	}
