@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -121,7 +123,11 @@ func (p *UHPProcess) reportProgress() {
 // print its progress before its answer.
 const reportIntermediate = "ReportIntermediateBestMoves"
 
-// start runs the program and reads its unprompted info answer.
+// start runs the program and reads its unprompted info answer. The wrong
+// program (a Hub engine, or one that prints a banner of its own) is
+// refused as soon as its first line, or its silence, gives it away; a UHP
+// engine that printed no info on start, and so answered the probe with
+// err, is asked for its info.
 func (p *UHPProcess) start(ctx context.Context) error {
 	var client *uhp.Client
 	c, err := spawn(p.program, p.args, p.cfg.Log, func(stdout io.Reader, stdin io.Writer) <-chan struct{} {
@@ -134,7 +140,23 @@ func (p *UHPProcess) start(ctx context.Context) error {
 	p.proc = &process{child: c, client: client}
 	wait, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Start)
 	defer cancel()
-	lines, err := client.Await(wait, nil)
+	first, probed, err := firstLine(wait, p.cfg.Timeouts.Start, client.LineReader, func() error { return client.Send(hub.Hub{}.Line().String()) })
+	var lines []string
+	if err == nil {
+		switch {
+		case tongueOf(first) != speaksUHP:
+			p.kill()
+			return wrongProgram(p.program, p.args, "uhp", first)
+		case strings.HasPrefix(strings.TrimSpace(first), "id "):
+			lines, err = client.Await(wait, nil)
+			lines = append([]string{first}, lines...)
+		default: // the probe's answer: the engine printed no info on start
+			if _, err = client.Await(wait, nil); err == nil || errors.As(err, new(*uhp.EngineError)) {
+				lines, err = client.Do(wait, "info")
+			}
+			probed = false
+		}
+	}
 	if err == nil {
 		p.info, err = uhp.ParseInfo(lines)
 	}
@@ -145,6 +167,18 @@ func (p *UHPProcess) start(ctx context.Context) error {
 	case err != nil:
 		p.kill()
 		return fmt.Errorf("engine %s did not start as a UHP engine (no info answer within %s): %v", p.program, p.cfg.Timeouts.Start, err)
+	}
+	if probed {
+		// A UHP engine slow to start read the probe after printing its
+		// info, and answers it with err: that answer is not the next
+		// command's.
+		drain, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Command)
+		_, err := client.Await(drain, nil)
+		cancel()
+		if err != nil && !errors.As(err, new(*uhp.EngineError)) {
+			p.kill()
+			return fmt.Errorf("engine %s did not answer hub, which it was sent while it was silent on start: %v", p.program, err)
+		}
 	}
 	p.log = p.cfg.Log.With().Str("engine", p.info.ID).Logger()
 	p.log.Info().Int("pid", c.pid()).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Msg("engine started")

@@ -364,11 +364,22 @@ func TestEngineWithoutCapabilities(t *testing.T) {
 	}
 }
 
-// TestEngineWithoutInfo fails to start within the start timeout.
+// TestEngineWithoutInfo starts an engine that prints no info answer on
+// start: silent, it is sent the probe (hub), answers it with err as a UHP
+// engine does, and is then asked for its info. An engine that says nothing
+// at all fails to start within the start timeout.
 func TestEngineWithoutInfo(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", "noinfo")
-	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
+	p, _ := startFake(t, "noinfo")
+	if id := p.Info().ID; id != "fake noinfo" {
+		t.Errorf("ID %q, want fake noinfo", id)
+	}
+	g := loadGame(t, midgame)
+	p.NewGame(context.Background(), g)
+	if m, err := p.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+		t.Fatalf("BestMove = %v, %v", m, err)
+	}
+
+	dir := fakeengine.Setenv(t, "mute")
 	timeouts := fakeengine.Timeouts()
 	timeouts.Start = 300 * time.Millisecond
 	start := time.Now()

@@ -50,6 +50,30 @@ func ParseSpec(s string) (Spec, error) {
 	return Spec{Kind: kind, Program: words[0], Args: words[1:]}, nil
 }
 
+// String writes the spec as ParseSpec reads it, each word of a program
+// and its arguments quoted when ParseSpec would otherwise split or unquote
+// it.
+func (sp Spec) String() string {
+	switch sp.Kind {
+	case "native":
+		return "native"
+	case "hivejson":
+		return "hivejson://" + sp.Address
+	}
+	words := make([]string, 0, 1+len(sp.Args))
+	for _, w := range append([]string{sp.Program}, sp.Args...) {
+		switch {
+		case w != "" && !strings.ContainsAny(w, " \t\n'\"\\"):
+			words = append(words, w)
+		case !strings.Contains(w, "'"):
+			words = append(words, "'"+w+"'")
+		default:
+			words = append(words, `"`+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(w)+`"`)
+		}
+	}
+	return sp.Kind + ":" + strings.Join(words, " ")
+}
+
 // splitWords splits s into words as a POSIX shell would, without any
 // expansion: blanks separate words, single quotes keep everything
 // literally, double quotes keep blanks and let a backslash escape " and \,

@@ -172,6 +172,10 @@ var wholeSeconds = regexp.MustCompile(`^[0-9]+:[0-5][0-9]:[0-5][0-9]$`)
 //	slow            answers bestmove 300ms late
 //	refuse          answers bestmove with err UnrecognizedCommand
 //	noinfo          prints no info answer on start
+//	slowstart       prints its info answer 800ms after it starts
+//	mute            prints nothing, ever (every run)
+//	banner          is no engine: prints a banner of its own, and answers
+//	                every line with a question mark (every run)
 //	flood           floods its standard error (every run)
 //	nocaps          plays the base game only (every run)
 //	native          answers with the native searcher (every run)
@@ -214,13 +218,32 @@ func run(mode, dir string) int {
 	if mode == "flood" {
 		flood()
 	}
+	in := bufio.NewScanner(os.Stdin)
+	switch mode {
+	case "mute":
+		for in.Scan() {
+		}
+		return 0
+	case "banner":
+		fmt.Fprintln(out, "BannerChess 2.0 -- type 'help' for help")
+		out.Flush()
+		for in.Scan() {
+			fmt.Fprintln(out, "?")
+			out.Flush()
+		}
+		return 0
+	case "slowstart":
+		if misbehave {
+			markMisbehaved()
+			time.Sleep(800 * time.Millisecond)
+		}
+	}
 	ctx := context.Background()
 	if mode != "noinfo" || !misbehave {
 		e.Handle(ctx, "info", out)
 		out.Flush()
 	}
 	exitAfterNext := 0 // commands to answer before exiting, when not 0
-	in := bufio.NewScanner(os.Stdin)
 	saysOver := false // own-draw: its last GameString said Draw
 	for in.Scan() {
 		line := in.Text()
