@@ -20,6 +20,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/allowlist"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
@@ -31,6 +32,7 @@ type serveConfig struct {
 	backend                              backendFlags
 	tokenFile                            string
 	origins                              []string
+	allowFrom                            []string
 	maxSessions                          int
 	maxLine                              int
 	idle                                 time.Duration
@@ -60,7 +62,12 @@ Every listener binds the loopback address unless ADDR names another (":7777"
 alone means 127.0.0.1:7777; write 0.0.0.0:7777 to listen on every address).
 With --token-file, every client must present the token: a WebSocket client as
 "Authorization: Bearer TOKEN" (or ?token=TOKEN), a TCP client as its first
-line, "auth TOKEN" (UHP and Hub; the JSON API has no way to carry one).
+line, "auth TOKEN" (UHP and Hub; the JSON API has no way to carry one, and
+--hivejson cannot be served with a token). --allow-from lists the IP
+addresses and networks every listener answers (--allow-from
+127.0.0.1,10.0.0.0/8,::1); a client from anywhere else is refused with the
+protocol's error (err in UHP, error in Hub, an error frame in the JSON API,
+403 over HTTP) and counted in hivebridge_refusals_total{reason="allow_from"}.
 
 Sessions share the backend's engines through a pool of --pool-size engines; a
 search waits for a free one in a queue of --pool-queue, for --pool-wait at
@@ -81,6 +88,7 @@ for --grace, closes every session and stops every engine, then exits 0.`,
 	cfg.backend.register(cmd)
 	f.StringVar(&cfg.tokenFile, "token-file", "", "require the bearer token in this file on every listener")
 	f.StringSliceVar(&cfg.origins, "allow-origin", nil, "WebSocket Origins allowed besides the server's own host (repeatable)")
+	f.StringSliceVar(&cfg.allowFrom, "allow-from", nil, "answer only clients at these IP addresses or networks (CIDR) on every listener, e.g. 127.0.0.1,10.0.0.0/8; default everyone who reaches a listener")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most sessions at once; more are refused with an error")
 	f.IntVar(&cfg.maxLine, "max-line", 64*1024, "the longest command line or WebSocket message, in bytes")
 	f.DurationVar(&cfg.idle, "idle-timeout", 10*time.Minute, "close a session that sends nothing for this long")
@@ -109,6 +117,7 @@ type server struct {
 	cfg        serveConfig
 	log        zerolog.Logger
 	token      string
+	allow      allowlist.List // the clients answered
 	pool       *translate.Pool
 	searcher   engine.Searcher // the pool's, counted in the metrics
 	expansions core.GameType
@@ -149,6 +158,10 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		return errors.New("serve needs at least one listener: --uhp, --http, --hub or --hivejson")
 	}
 	s := &server{cfg: cfg, log: logger(cmd), conns: map[*sessionConn]struct{}{}, metrics: newMetrics()}
+	var err error
+	if s.allow, err = allowlist.Parse(cfg.allowFrom); err != nil {
+		return fmt.Errorf("--allow-from: %v", err)
+	}
 	if cfg.tokenFile != "" {
 		b, err := os.ReadFile(cfg.tokenFile)
 		if err != nil {
@@ -316,6 +329,16 @@ func (s *server) track(c *sessionConn) func() {
 		delete(s.conns, c)
 		s.connsMu.Unlock()
 	}
+}
+
+// allowed reports whether --allow-from lets the client at remote in,
+// counting a refusal.
+func (s *server) allowed(remote net.Addr) bool {
+	if s.allow.Allows(remote) {
+		return true
+	}
+	s.metrics.refused.WithLabelValues("allow_from").Inc()
+	return false
 }
 
 // admit takes a session slot, or says why not.

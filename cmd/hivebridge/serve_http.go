@@ -24,7 +24,20 @@ func (s *server) httpHandler() http.Handler {
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/uhp", s.serveWebSocket)
-	return s.requireToken(mux)
+	return s.allowFrom(s.requireToken(mux))
+}
+
+// allowFrom refuses, with 403, requests from clients --allow-from does not
+// list.
+func (s *server) allowFrom(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.allow.AllowsHostPort(r.RemoteAddr) {
+			s.metrics.refused.WithLabelValues("allow_from").Inc()
+			http.Error(w, notAllowed(r.RemoteAddr).Error(), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // requireToken refuses requests without the bearer token, when the server

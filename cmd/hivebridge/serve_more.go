@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 
-	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 )
 
@@ -52,10 +51,12 @@ func (s *server) serveHub(raw net.Conn) {
 func (s *server) serveJSON(conn net.Conn) {
 	defer s.active.Done()
 	defer conn.Close()
+	if !s.allowed(conn.RemoteAddr()) {
+		s.jsonServer.Refuse(conn, notAllowed(conn.RemoteAddr().String()))
+		return
+	}
 	if err := s.admit(); err != nil {
-		if frame, ferr := hivejson.EncodeFrame(hivejson.NewErrorFrame(err)); ferr == nil {
-			conn.Write(frame)
-		}
+		s.jsonServer.Refuse(conn, err)
 		return
 	}
 	defer s.sessions.Add(-1)

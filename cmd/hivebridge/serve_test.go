@@ -513,13 +513,7 @@ func TestServePairViewers(t *testing.T) {
 // request, each answered with a legal move.
 func TestServeHubAndJSON(t *testing.T) {
 	d := startDaemon(t, "--hub", "127.0.0.1:0", "--hivejson", "127.0.0.1:0")
-	deadline := time.Now().Add(5 * time.Second)
-	for d.hubAddr == "" || d.jsonAddr == "" {
-		if time.Now().After(deadline) {
-			t.Fatal("no hub or hivejson listener")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	d.waitListeners(t)
 	gui := dialTCP(t, d.hubAddr)
 	fmt.Fprintln(gui.conn, "hub")
 	var lines []string

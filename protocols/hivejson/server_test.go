@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -573,6 +574,52 @@ func playOneGame(addr string, i, plies int) error {
 		g.Play(m)
 	}
 	return nil
+}
+
+// TestServerLimits: a connection over MaxConns, or one that Admit refuses,
+// is answered with one error frame that says why, and closed; a place
+// freed by a controller that leaves is taken by the next.
+func TestServerLimits(t *testing.T) {
+	var admitted atomic.Int32
+	addr := startServer(t, ServerConfig{Searcher: searchFunc(firstLegal), MaxConns: 2, Log: zerolog.Nop(),
+		Admit: func(conn net.Conn) error {
+			if admitted.Add(1) == 4 {
+				return errors.New("not from there")
+			}
+			return nil
+		}})
+	refused := func(c *controller, want string) {
+		t.Helper()
+		c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		msg, ok := c.read().(*ErrorFrame)
+		if !ok || msg.Message != want {
+			t.Errorf("refused with %+v, want an error frame %q", msg, want)
+		}
+		if _, err := c.conn.Read(make([]byte, 1)); err != io.EOF {
+			t.Errorf("after the refusal: %v, want the connection closed", err)
+		}
+	}
+	first, second := dialServer(t, addr), dialServer(t, addr)
+	first.greet("1")
+	second.greet("2")
+	refused(dialServer(t, addr), "hivejson: the module has reached its limit of 2 connections; try again later")
+	refused(dialServer(t, addr), "not from there")
+	first.conn.Close()
+	// Once the server has seen the first leave, its place is free.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		third := dialServer(t, addr)
+		third.send(NewGreetingsRequest("3"))
+		third.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, ok := third.read().(*GreetingsResponse); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the place of a controller that left was never freed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	second.greet("2 again")
 }
 
 // TestServerShutdown: when the server's context ends, a search in
