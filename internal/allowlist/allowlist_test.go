@@ -68,3 +68,31 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse reads arbitrary flag values: Parse never panics, and a list it
+// accepts writes itself back as a list that allows the same clients.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"127.0.0.1", "10.0.0.0/8,::1", "::ffff:10.0.0.0/104", "fe80::1%eth0", "", "1.2.3.4/0", "x"} {
+		f.Add(s, "10.1.2.3:4")
+	}
+	f.Fuzz(func(t *testing.T, entries, client string) {
+		l, err := Parse([]string{entries})
+		if err != nil {
+			return
+		}
+		s := l.String()
+		if l.Everyone() {
+			return
+		}
+		back, err := Parse([]string{s})
+		if err != nil {
+			t.Fatalf("%q wrote %q, which does not parse: %v", entries, s, err)
+		}
+		if back.String() != s {
+			t.Fatalf("%q wrote %q, which writes %q", entries, s, back.String())
+		}
+		if l.AllowsHostPort(client) != back.AllowsHostPort(client) {
+			t.Fatalf("%q and %q disagree on %q", entries, s, client)
+		}
+	})
+}
