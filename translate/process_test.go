@@ -18,6 +18,7 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 )
@@ -449,23 +450,28 @@ func TestSpecs(t *testing.T) {
 		{`uhp:"/opt/my engine/bin" 'a b' c\ d "x\"y" ;rm`, translate.Spec{Kind: "uhp", Program: "/opt/my engine/bin", Args: []string{"a b", "c d", `x"y`, ";rm"}}},
 		{"hub:scan hub", translate.Spec{Kind: "hub", Program: "scan", Args: []string{"hub"}}},
 		{"hivejson://127.0.0.1:5000", translate.Spec{Kind: "hivejson", Address: "127.0.0.1:5000"}},
+		{"hivejson://[::1]:5000?frame-length=utf8", translate.Spec{Kind: "hivejson", Address: "[::1]:5000", FrameLength: hivejson.UTF8Bytes}},
+		{"hivejson://h:1?frame-length=utf16", translate.Spec{Kind: "hivejson", Address: "h:1", FrameLength: hivejson.UTF16Units}},
 	} {
 		got, err := translate.ParseSpec(tc.in)
 		if err != nil {
 			t.Errorf("ParseSpec(%q): %v", tc.in, err)
 			continue
 		}
-		if got.Kind != tc.want.Kind || got.Program != tc.want.Program || got.Address != tc.want.Address || strings.Join(got.Args, "|") != strings.Join(tc.want.Args, "|") {
+		if got.Kind != tc.want.Kind || got.Program != tc.want.Program || got.Address != tc.want.Address || got.FrameLength != tc.want.FrameLength || strings.Join(got.Args, "|") != strings.Join(tc.want.Args, "|") {
 			t.Errorf("ParseSpec(%q) = %+v, want %+v", tc.in, got, tc.want)
 		}
 	}
 	for in, want := range map[string]string{
-		"uhp:":              "names no program",
-		"uhp:'unterminated": "unterminated ' quote",
-		`uhp:"unterminated`: `unterminated " quote`,
-		"telnet:host":       "unknown backend",
-		"hivejson://":       "want hivejson://host:port",
-		"hivejson://nohost": "want hivejson://host:port",
+		"uhp:":                              "names no program",
+		"uhp:'unterminated":                 "unterminated ' quote",
+		`uhp:"unterminated`:                 `unterminated " quote`,
+		"telnet:host":                       "unknown backend",
+		"hivejson://":                       "want hivejson://host:port",
+		"hivejson://nohost":                 "want hivejson://host:port",
+		"hivejson://h:1?frame-length=bytes": `frame-length "bytes": want utf16`,
+		"hivejson://h:1?speed=fast":         "the one option of hivejson:// is frame-length=utf16|utf8, once",
+		"hivejson://h:1?frame-length=utf8&frame-length=utf16": "the one option",
 	} {
 		if _, err := translate.ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSpec(%q) = %v, want an error containing %q", in, err, want)

@@ -75,7 +75,7 @@ func TestSlowStartingEngine(t *testing.T) {
 // TestSpecString writes specs that read back as the program and
 // arguments they were written from.
 func TestSpecString(t *testing.T) {
-	for _, spec := range []string{"native", "hivejson://127.0.0.1:5000", "hub:scan hub"} {
+	for _, spec := range []string{"native", "hivejson://127.0.0.1:5000", "hivejson://127.0.0.1:5000?frame-length=utf8", "hub:scan hub"} {
 		if sp, err := translate.ParseSpec(spec); err != nil || sp.String() != spec {
 			t.Errorf("ParseSpec(%q).String() = %q, %v", spec, sp.String(), err)
 		}

@@ -25,6 +25,7 @@ type hivejsonConfig struct {
 	idle        time.Duration
 	maxSessions int
 	maxFrame    int
+	frameLength string
 	allowFrom   []string
 	poolLimit   int
 	poolQueue   int
@@ -48,7 +49,13 @@ or within --default-time when the deadline is null, as it is in practice.
 Many controllers may connect at once, --max-sessions at most; they share the
 backend's engines through a pool of --pool-size engines. A connection that
 sends no whole frame for --idle-timeout is closed, and a frame longer than
---max-frame UTF-16 units is refused with an error frame.
+--max-frame is refused with an error frame.
+
+A frame's length counts UTF-16 code units, as the original's does
+(--frame-length utf16, the default); a controller on a newer version of the
+framing library counts UTF-8 bytes (--frame-length utf8). The two agree on
+ASCII text; a frame with other text that does not parse at its length as
+counted is answered with an error frame that names the setting to use.
 
 The JSON API has no way to carry a token, so the module guards itself by
 address: ADDR binds the loopback address unless it names another (":7000"
@@ -73,7 +80,8 @@ exits 0.`,
 	f.DurationVar(&cfg.defaultTime, "default-time", hivejson.DefaultThinkTime, "how long to think when a request sets no response_deadline")
 	f.DurationVar(&cfg.idle, "idle-timeout", hivejson.DefaultIdleTimeout, "close a connection that sends nothing for this long")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most controller connections at once; more are answered with an error frame")
-	f.IntVar(&cfg.maxFrame, "max-frame", hivejson.DefaultMaxLen, "the longest frame accepted, in UTF-16 code units")
+	f.IntVar(&cfg.maxFrame, "max-frame", hivejson.DefaultMaxLen, "the longest frame accepted, in the units of --frame-length")
+	f.StringVar(&cfg.frameLength, "frame-length", "utf16", "what a frame's length counts: utf16 (UTF-16 code units, the original's) or utf8 (UTF-8 bytes)")
 	f.StringSliceVar(&cfg.allowFrom, "allow-from", nil, "answer only clients at these IP addresses or networks (CIDR), e.g. 127.0.0.1,10.0.0.0/8; default everyone who reaches the listener")
 	f.IntVar(&cfg.poolLimit, "pool-size", runtime.NumCPU(), "the most backend engines at once")
 	f.IntVar(&cfg.poolQueue, "pool-queue", 4096, "the most requests waiting for an engine")
@@ -103,6 +111,10 @@ func runHivejson(ctx context.Context, cmd *cobra.Command, cfg hivejsonConfig) er
 	allow, err := allowlist.Parse(cfg.allowFrom)
 	if err != nil {
 		return fmt.Errorf("--allow-from: %v", err)
+	}
+	frameLength, err := hivejson.ParseFrameLength(cfg.frameLength)
+	if err != nil {
+		return fmt.Errorf("--%v", err)
 	}
 	l, err := net.Listen("tcp", loopback(cfg.listen))
 	if err != nil {
@@ -141,6 +153,7 @@ func runHivejson(ctx context.Context, cmd *cobra.Command, cfg hivejsonConfig) er
 		DefaultTime: cfg.defaultTime,
 		IdleTimeout: cfg.idle,
 		MaxFrame:    cfg.maxFrame,
+		FrameLength: frameLength,
 		MaxConns:    cfg.maxSessions,
 		Admit:       allowFrom(allow),
 		Log:         log,

@@ -33,6 +33,7 @@ type serveConfig struct {
 	tokenFile                            string
 	origins                              []string
 	allowFrom                            []string
+	frameLength                          string
 	maxSessions                          int
 	maxLine                              int
 	idle                                 time.Duration
@@ -53,7 +54,9 @@ func NewCmdServe() *cobra.Command {
 
   --uhp ADDR       UHP over TCP, one session per connection, one command per line
   --hub ADDR       Hub over TCP, one session per connection
-  --hivejson ADDR  the Choose-Turn JSON API: hivebridge as an AI module
+  --hivejson ADDR  the Choose-Turn JSON API: hivebridge as an AI module, its
+                   frame lengths in UTF-16 units (--frame-length utf16, the
+                   original's count) or UTF-8 bytes (--frame-length utf8)
   --http ADDR      UHP over WebSocket at /uhp (one command per text message,
                    the whole answer up to ok in one message), /healthz and
                    /metrics
@@ -88,6 +91,7 @@ for --grace, closes every session and stops every engine, then exits 0.`,
 	cfg.backend.register(cmd)
 	f.StringVar(&cfg.tokenFile, "token-file", "", "require the bearer token in this file on every listener")
 	f.StringSliceVar(&cfg.origins, "allow-origin", nil, "WebSocket Origins allowed besides the server's own host (repeatable)")
+	f.StringVar(&cfg.frameLength, "frame-length", "utf16", "what a JSON frame's length counts: utf16 (UTF-16 code units, the original's) or utf8 (UTF-8 bytes)")
 	f.StringSliceVar(&cfg.allowFrom, "allow-from", nil, "answer only clients at these IP addresses or networks (CIDR) on every listener, e.g. 127.0.0.1,10.0.0.0/8; default everyone who reaches a listener")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most sessions at once; more are refused with an error")
 	f.IntVar(&cfg.maxLine, "max-line", 64*1024, "the longest command line or WebSocket message, in bytes")
@@ -162,6 +166,10 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	if s.allow, err = allowlist.Parse(cfg.allowFrom); err != nil {
 		return fmt.Errorf("--allow-from: %v", err)
 	}
+	frameLength, err := hivejson.ParseFrameLength(cfg.frameLength)
+	if err != nil {
+		return fmt.Errorf("--%v", err)
+	}
 	if cfg.tokenFile != "" {
 		b, err := os.ReadFile(cfg.tokenFile)
 		if err != nil {
@@ -215,6 +223,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 			DefaultTime: 5 * time.Second,
 			IdleTimeout: cfg.idle,
 			MaxFrame:    cfg.maxLine,
+			FrameLength: frameLength,
 			Log:         s.log.With().Str("protocol", "hivejson").Logger(),
 		})
 	}

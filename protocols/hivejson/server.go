@@ -48,8 +48,11 @@ type ServerConfig struct {
 	// WriteTimeout bounds each answer's write: a controller that stops
 	// reading is dropped rather than left to block its connection.
 	WriteTimeout time.Duration
-	// MaxFrame caps the length of a request, in UTF-16 code units.
+	// MaxFrame caps the length of a request, in the FrameLength unit.
 	MaxFrame int
+	// FrameLength is what the length of a controller's frames counts:
+	// UTF-16 units (the zero value, the original's), or UTF-8 bytes.
+	FrameLength FrameLength
 	// MaxConns bounds the connections Serve answers at once; one more is
 	// answered with an error frame and closed. Zero means no bound.
 	MaxConns int
@@ -197,6 +200,7 @@ func (s *Server) ServeConn(ctx context.Context, conn net.Conn) error {
 		dec:  NewDecoder(s.cfg.MaxFrame),
 		log:  s.cfg.Log.With().Uint64("conn", s.nextID.Add(1)).Str("remote", conn.RemoteAddr().String()).Logger(),
 	}
+	c.dec.SetFrameLength(s.cfg.FrameLength)
 	// A pending read ends at once when ctx is done; the loop then sees
 	// ctx.Err and stops.
 	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })
@@ -245,6 +249,12 @@ func (c *serverConn) run(ctx context.Context) error {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			if ctx.Err() != nil {
 				return nil
+			}
+			if stalled := c.dec.Stalled(); stalled != nil {
+				// The frame never ended at the length as counted: say
+				// why before hanging up.
+				c.log.Warn().Err(stalled).Msg("a frame never ended; answered with an error frame")
+				c.send(NewErrorFrame(stalled))
 			}
 			return ErrIdle
 		default:
