@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -69,7 +70,6 @@ func readErrorFrame(t *testing.T, conn net.Conn) string {
 // a listed client is served.
 func TestServeAllowFrom(t *testing.T) {
 	d := startDaemon(t, "--hub", "127.0.0.1:0", "--hivejson", "127.0.0.1:0", "--allow-from", "127.0.0.1,::1")
-	d.waitListeners(t)
 	const refusal = "Connections from 127.0.0.2 are not allowed (--allow-from)."
 	if got := refusedLine(t, d.uhpAddr); got != "err "+refusal+"\nok\n" {
 		t.Errorf("UHP over TCP: %q", got)
@@ -121,19 +121,6 @@ func metric(t *testing.T, addr, name string) string {
 	return "none"
 }
 
-// waitListeners waits until the daemon has said where its Hub and JSON
-// listeners are.
-func (d *daemon) waitListeners(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for d.hubAddr == "" || d.jsonAddr == "" {
-		if time.Now().After(deadline) {
-			t.Fatal("no hub or hivejson listener")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // TestHivejsonLimits gives hivebridge hivejson the limits serve has: an
 // address list, a connection limit, a frame size limit and an idle
 // timeout, each refusal an error frame.
@@ -173,5 +160,61 @@ func TestHivejsonLimits(t *testing.T) {
 	}
 	if idle := time.Since(start); idle > 5*time.Second {
 		t.Errorf("closed after %v idle", idle)
+	}
+}
+
+// TestServeSessionOptions: a UHP or Hub session sets the Threads and
+// HashMB of the engines that serve its searches, up to the operator's
+// bounds; above them it gets an error, and its searches go on.
+func TestServeSessionOptions(t *testing.T) {
+	d := startDaemon(t, "--hub", "127.0.0.1:0", "--pool-hash-mb", "8", "--session-max-threads", "2", "--session-max-hash", "32", "--pool-size", "1")
+	s := dialTCP(t, d.uhpAddr)
+	s.answer(t)
+	if got := strings.Join(s.do(t, "options get HashMB"), "|"); got != "HashMB;int;8;8;1;32" {
+		t.Errorf("options get HashMB: %q; want the pool's 8, up to 32", got)
+	}
+	if got := strings.Join(s.do(t, "options get Threads"), "|"); got != "Threads;int;1;1;1;2" {
+		t.Errorf("options get Threads: %q", got)
+	}
+	for _, c := range [][2]string{
+		{"options set HashMB 64", `err Unable to set option: option HashMB takes a whole number from 1 to 32, not "64".`},
+		{"options set Threads 3", `err Unable to set option: option Threads takes a whole number from 1 to 2, not "3".`},
+		{"options set HashMB 32", "HashMB;int;32;8;1;32"},
+		{"options set Threads 2", "Threads;int;2;1;1;2"},
+		{"newgame Base", "Base;NotStarted;White[1]"},
+		{"bestmove depth 1", "wS1"}, // or any placement of White's first turn
+		{"options set HashMB 0", `err Unable to set option: option HashMB takes a whole number from 1 to 32, not "0".`},
+		{"options get RepetitionDraw", "RepetitionDraw;bool;True;True"},
+	} {
+		command, want := c[0], c[1]
+		if got := strings.Join(s.do(t, command), "|"); got != want && !(command == "bestmove depth 1" && regexp.MustCompile(`^w[SGBALMP]1$`).MatchString(got)) {
+			t.Errorf("%s: %q, want %q", command, got, want)
+		}
+	}
+
+	gui := dialTCP(t, d.hubAddr)
+	fmt.Fprintln(gui.conn, "hub")
+	var params []string
+	gui.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		line, err := gui.in.ReadString('\n')
+		if err != nil {
+			t.Fatalf("hub handshake: %v", err)
+		}
+		line = strings.TrimSpace(line)
+		if line == "wait" {
+			break
+		}
+		if strings.HasPrefix(line, "param name=threads") || strings.HasPrefix(line, "param name=hash") {
+			params = append(params, line)
+		}
+	}
+	if got, want := strings.Join(params, "|"), "param name=threads value=1 type=int min=1 max=2|param name=hash value=8 type=int min=1 max=32"; got != want {
+		t.Errorf("Hub params %q, want %q", got, want)
+	}
+	fmt.Fprintln(gui.conn, "set-param name=hash value=64\nping")
+	line, _ := gui.in.ReadString('\n')
+	if !strings.HasPrefix(line, "error message=") || !strings.Contains(line, "64") {
+		t.Errorf("set-param hash=64 answered %q, want an error", line)
 	}
 }

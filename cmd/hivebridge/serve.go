@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,8 @@ type serveConfig struct {
 	maxLine                              int
 	idle                                 time.Duration
 	poolLimit, poolQueue                 int
+	poolHashMB                           int
+	sessionMaxThreads, sessionMaxHash    int
 	poolWait                             time.Duration
 	pairViewers                          bool
 	pairWait, moveWait                   time.Duration
@@ -74,7 +77,13 @@ protocol's error (err in UHP, error in Hub, an error frame in the JSON API,
 
 Sessions share the backend's engines through a pool of --pool-size engines; a
 search waits for a free one in a queue of --pool-queue, for --pool-wait at
-most. SIGTERM or SIGINT stops accepting, lets the commands in progress finish
+most. The native engines of the pool have tables of --pool-hash-mb each, so
+that the daemon's memory is bounded by the pool, not by its sessions. A UHP or
+Hub session may set the Threads and HashMB of the engines that serve its own
+searches (options set Threads 2; set-param name=threads value=2), up to
+--session-max-threads and --session-max-hash (or the pool's own value, if
+higher); anything above is refused with an error. A backend that declares no
+such option offers none. SIGTERM or SIGINT stops accepting, lets the commands in progress finish
 for --grace, closes every session and stops every engine, then exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -98,6 +107,9 @@ for --grace, closes every session and stops every engine, then exits 0.`,
 	f.DurationVar(&cfg.idle, "idle-timeout", 10*time.Minute, "close a session that sends nothing for this long")
 	f.IntVar(&cfg.poolLimit, "pool-size", runtime.NumCPU(), "the most backend engines at once")
 	f.IntVar(&cfg.poolQueue, "pool-queue", 4096, "the most searches waiting for an engine")
+	f.IntVar(&cfg.poolHashMB, "pool-hash-mb", 16, "the table size of each native engine of the pool, in MiB (before --engine-option)")
+	f.IntVar(&cfg.sessionMaxThreads, "session-max-threads", 1, "the most Threads a session may set for its searches")
+	f.IntVar(&cfg.sessionMaxHash, "session-max-hash", 16, "the most HashMB a session may set for its searches")
 	f.DurationVar(&cfg.poolWait, "pool-wait", 30*time.Second, "how long a search may wait for an engine")
 	f.BoolVar(&cfg.pairViewers, "pair-viewers", false, "pair the viewers who start remote games (newgame remote) to play each other")
 	f.DurationVar(&cfg.pairWait, "pair-wait", 30*time.Second, "how long a remote game waits for a partner before the backend plays")
@@ -118,13 +130,17 @@ func loopback(addr string) string {
 // server is the daemon: its listeners, its sessions and the engines they
 // share.
 type server struct {
-	cfg        serveConfig
-	log        zerolog.Logger
-	token      string
-	allow      allowlist.List // the clients answered
-	pool       *translate.Pool
-	searcher   engine.Searcher // the pool's, counted in the metrics
-	expansions core.GameType
+	cfg      serveConfig
+	log      zerolog.Logger
+	token    string
+	allow    allowlist.List // the clients answered
+	pool     *translate.Pool
+	searcher engine.Searcher // the pool's, counted in the metrics
+	// sessionOptions are the options of the pool's engines each UHP or
+	// Hub session may set for its own searches.
+	sessionOptions translate.SessionOptions
+	backendKind    string
+	expansions     core.GameType
 	// interruptible and backendID describe the backend to the Hub and
 	// JSON front ends.
 	interruptible bool
@@ -182,7 +198,23 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 			return errors.New("--hivejson with --token-file: the Choose-Turn JSON protocol has no way to present a token; serve it without one, on loopback")
 		}
 	}
-	engineCfg := translate.Config{Log: s.log, EngineOptions: cfg.backend.options, OnRestart: s.metrics.engineRestarts.Inc}
+	spec, err := translate.ParseSpec(cfg.backend.spec)
+	if err != nil {
+		return err
+	}
+	switch {
+	case cfg.poolHashMB < 1:
+		return fmt.Errorf("--pool-hash-mb %d: want at least 1", cfg.poolHashMB)
+	case cfg.sessionMaxThreads < 1:
+		return fmt.Errorf("--session-max-threads %d: want at least 1", cfg.sessionMaxThreads)
+	case cfg.sessionMaxHash < 1:
+		return fmt.Errorf("--session-max-hash %d: want at least 1", cfg.sessionMaxHash)
+	}
+	engineOptions := cfg.backend.options
+	if spec.Kind == "native" {
+		engineOptions = append([]string{"HashMB=" + strconv.Itoa(cfg.poolHashMB)}, engineOptions...)
+	}
+	engineCfg := translate.Config{Log: s.log, EngineOptions: engineOptions, OnRestart: s.metrics.engineRestarts.Inc}
 	open := func(ctx context.Context) (translate.Engine, error) {
 		return translate.Open(ctx, cfg.backend.spec, engineCfg)
 	}
@@ -191,8 +223,9 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		return err
 	}
 	s.pool = translate.NewPool(open, translate.PoolConfig{Limit: cfg.poolLimit, Queue: cfg.poolQueue, Wait: cfg.poolWait})
+	s.sessionOptions = s.pool.SessionOptions(first, map[string]int{"Threads": cfg.sessionMaxThreads, "HashMB": cfg.sessionMaxHash})
 	s.pool.Add(first)
-	spec, _ := translate.ParseSpec(cfg.backend.spec) // Open has read it already
+	s.backendKind = spec.Kind
 	s.searcher = metered{Searcher: s.pool.Searcher(), backend: spec.Kind, m: s.metrics}
 	s.expansions = first.Info().Expansions
 	s.interruptible = translate.Interruptible(first)
@@ -363,14 +396,23 @@ func (s *server) admit() error {
 	return nil
 }
 
+// newSessionSearcher returns the searcher of one session, counted in the
+// metrics, with the options the session may set for its searches.
+func (s *server) newSessionSearcher() (engine.Searcher, []*engine.Option) {
+	searcher, options := s.sessionOptions.New()
+	return metered{Searcher: searcher, backend: s.backendKind, m: s.metrics}, options
+}
+
 // newSession returns a UHP session for one connection.
 func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 	id := s.nextID.Add(1)
 	log := s.log.With().Uint64("session", id).Str("protocol", protocol).Logger()
+	searcher, options := s.newSessionSearcher()
 	cfg := uhp.Config{
 		ID:         "hivebridge v" + version,
 		Expansions: s.expansions,
-		Searcher:   s.searcher,
+		Searcher:   searcher,
+		Options:    options,
 		Log:        log,
 		MaxLine:    s.cfg.maxLine,
 		OnCommand: func(command string, took time.Duration, err error) {

@@ -27,10 +27,18 @@ func (s *server) serveHub(raw net.Conn) {
 	if !s.native {
 		name += " via " + s.backendID
 	}
+	searcher, options := s.newSessionSearcher()
+	var settings []hub.Setting
+	for _, o := range options {
+		if st, ok := hub.SettingOf(o); ok {
+			settings = append(settings, st)
+		}
+	}
 	session := hub.NewSession(hub.Config{
 		ID:            hub.ID{Name: name, Version: version},
 		Expansions:    s.expansions,
-		Searcher:      s.searcher,
+		Searcher:      searcher,
+		Settings:      settings,
 		Interruptible: s.interruptible,
 		Fallback:      s.fallback,
 		MaxLine:       s.cfg.maxLine,
