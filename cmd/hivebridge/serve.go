@@ -271,8 +271,18 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	var (
 		listeners []net.Listener
 		httpSrv   *http.Server
-		serveErr  = make(chan error, 2)
+		// One place for each listener (three TCP, one HTTP), so that
+		// none is left blocked on it once serve has stopped reading.
+		serveErr = make(chan error, 4)
 	)
+	// A listener that fails to open stops serve: those opened before it
+	// are closed, and their goroutines end.
+	fail := func(err error) error {
+		for _, l := range listeners {
+			l.Close()
+		}
+		return err
+	}
 	for _, lc := range []struct {
 		name, addr string
 		serve      func(net.Conn)
@@ -286,7 +296,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		}
 		l, err := net.Listen("tcp", loopback(lc.addr))
 		if err != nil {
-			return err
+			return fail(err)
 		}
 		listeners = append(listeners, l)
 		s.log.Info().Str("addr", l.Addr().String()).Str("protocol", lc.name).Msg("serving over TCP")
@@ -296,7 +306,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	if cfg.httpAddr != "" {
 		l, err := net.Listen("tcp", loopback(cfg.httpAddr))
 		if err != nil {
-			return err
+			return fail(err)
 		}
 		httpSrv = &http.Server{Handler: s.httpHandler(), ReadHeaderTimeout: 10 * time.Second}
 		s.log.Info().Str("addr", l.Addr().String()).Msg("serving HTTP and WebSocket")
