@@ -387,8 +387,11 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 		arg = uhp.FormatGameType(gs.Type)
 	}
 	lines, err := p.exchange(ctx, "newgame "+arg, p.cfg.Timeouts.Command, nil)
-	if err != nil {
+	if errors.As(err, new(*RefusedError)) {
 		return fmt.Errorf("engine %s refused the game: %w", p.info.ID, err)
+	}
+	if err != nil {
+		return err // it exited or hung, and says so
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("engine %s answered newgame with no GameString", p.info.ID)
