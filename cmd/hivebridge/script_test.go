@@ -5,11 +5,14 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
 )
 
 // TestMain lets the transcripts run hivebridge as a command in the test
 // binary itself, so they exercise the real main with no separate build.
 func TestMain(m *testing.M) {
+	fakeengine.RunIfAsked() // the misbehaving backends of the chaos test
 	if os.Getenv(runMainVar) != "" {
 		main()
 		os.Exit(0)

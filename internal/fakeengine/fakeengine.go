@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -67,13 +68,96 @@ func Timeouts() translate.Timeouts {
 // Main runs the tests of m, or, in a process started as a fake engine, the
 // fake; it never returns.
 func Main(m *testing.M) {
+	RunIfAsked()
+	os.Exit(m.Run())
+}
+
+// argWord, as a fake's first argument, says that its kind, mode and folder
+// follow as arguments (ArgSpec), rather than in the environment.
+const argWord = "hivebridge-fake-engine"
+
+// ArgSpec returns the backend spec of the running test binary as a fake
+// engine of kind ("uhp" or "hub") in mode, told so by its arguments rather
+// than the environment, so that one test can start fakes of both kinds at
+// once; with a fresh folder for its marks, which it returns. When the test
+// ends, no fake started there may still run.
+func ArgSpec(t *testing.T, kind, mode string) (spec, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	t.Cleanup(func() { CheckNoProcessLeft(t, dir) })
+	return kind + `:"` + os.Args[0] + `" ` + argWord + " " + kind + " " + mode + ` "` + dir + `"`, dir
+}
+
+// IsFake reports whether the process pid is a fake engine that ArgSpec
+// started with its marks in dir: a test that kills fakes at random checks
+// it first, so that it never kills a process that reused a fake's id.
+func IsFake(pid int, dir string) bool {
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	args := strings.Split(strings.TrimSuffix(string(cmdline), "\x00"), "\x00")
+	return len(args) == 5 && args[0] == os.Args[0] && args[1] == argWord && args[4] == dir
+}
+
+// RunIfAsked runs the fake, and exits, in a process started as a fake
+// engine; in any other it returns at once. A TestMain that has more to
+// dispatch calls it first.
+func RunIfAsked() {
+	if len(os.Args) == 5 && os.Args[1] == argWord {
+		switch os.Args[2] {
+		case "uhp":
+			os.Exit(run(os.Args[3], os.Args[4]))
+		case "hub":
+			os.Exit(runHub(os.Args[3], os.Args[4]))
+		}
+	}
 	if mode := os.Getenv(ModeVar); mode != "" {
 		os.Exit(run(mode, os.Getenv(DirVar)))
 	}
 	if mode := os.Getenv(HubModeVar); mode != "" {
 		os.Exit(runHub(mode, os.Getenv(DirVar)))
 	}
-	os.Exit(m.Run())
+}
+
+// The chaos fakes misbehave at random, for the daemon's chaos test: at each
+// search, they hang (ignoring every interrupt) with the first chance, print
+// garbage for an answer with the second, and otherwise answer a random
+// legal move at once.
+const (
+	chaosHang    = 0.01
+	chaosGarbage = 0.03
+)
+
+// randomMove answers every search at once with a random legal move.
+type randomMove struct{ rng *rand.Rand }
+
+func (r randomMove) BestMove(_ context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	return l.At(r.rng.IntN(l.Len())), nil
+}
+
+// chaosMark records a chaos fake's misbehaviour (hang or garbage) in its
+// folder, for ChaosCount.
+func chaosMark(dir, what string) {
+	f, err := os.CreateTemp(dir, "chaos-"+what+"-")
+	if err == nil {
+		f.Close()
+	}
+}
+
+// ChaosCount counts the times the chaos fakes with their marks in dir hung
+// and printed garbage.
+func ChaosCount(dir string) (hangs, garbage int) {
+	h, _ := filepath.Glob(filepath.Join(dir, "chaos-hang-*"))
+	g, _ := filepath.Glob(filepath.Join(dir, "chaos-garbage-*"))
+	return len(h), len(g)
+}
+
+// chaosRNG is a chaos fake's source of chance: each process its own.
+func chaosRNG() *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
 }
 
 // Spec makes the running test binary a fake engine in the given mode for
@@ -182,6 +266,7 @@ var wholeSeconds = regexp.MustCompile(`^[0-9]+:[0-5][0-9]:[0-5][0-9]$`)
 //	reports         reports its search as the reference engine does (every
 //	bare-reports    run; see reporting)
 //	own-draw        declares its game drawn from OwnDrawPly on (every run)
+//	chaos           misbehaves at random (see chaosHang), every run
 //	wholeseconds    reads bestmove times in whole seconds only, as the
 //	                spec writes them, and answers any other with err
 //	                UnrecognizedCommand("time 00:00:00.2"), as a widely
@@ -206,6 +291,10 @@ func run(mode, dir string) int {
 	}
 	if mode == "nocaps" {
 		cfg.Expansions = core.Base
+	}
+	rng := chaosRNG()
+	if mode == "chaos" {
+		cfg.Searcher = randomMove{rng}
 	}
 	e := uhp.NewEngine(cfg)
 	out := bufio.NewWriter(os.Stdout)
@@ -267,6 +356,20 @@ func run(mode, dir string) int {
 				return 0
 			}
 			continue
+		}
+		if strings.HasPrefix(line, "bestmove") && mode == "chaos" {
+			switch chance := rng.Float64(); {
+			case chance < chaosHang:
+				chaosMark(dir, "hang")
+				signal.Ignore(syscall.SIGINT)
+				select {}
+			case chance < chaosHang+chaosGarbage:
+				chaosMark(dir, "garbage")
+				fmt.Fprintln(out, "\x00\xffbanana split\x1b[2J")
+				fmt.Fprintln(out, "ok")
+				out.Flush()
+				continue
+			}
 		}
 		if arg, timed := strings.CutPrefix(line, "bestmove time "); timed && mode == "wholeseconds" && !wholeSeconds.MatchString(arg) {
 			fmt.Fprintf(out, "err UnrecognizedCommand(%q)\nok\n", "time "+arg)

@@ -85,6 +85,7 @@ func misbehavesAtGo(mode string) bool {
 //	nowait     does not answer hub
 //	refuse     refuses every set-param (every run)
 //	flood      floods its standard error (every run)
+//	chaos      misbehaves at random (see chaosHang), every run
 //
 // As with the UHP fakes, "always-<mode>" misbehaves at every chance of
 // every run. Every search with level infinite ends only at stop, as it should.
@@ -113,6 +114,7 @@ func runHub(mode, dir string) int {
 		out.Flush()
 	}
 	params := HubParams()
+	rng := chaosRNG()
 	variant, game, level := core.Base, core.NewGame(core.Base), hub.Level{Infinite: true}
 	in := bufio.NewScanner(os.Stdin)
 	// waitStop reads lines until stop, answering ping; false if the input
@@ -184,6 +186,20 @@ func runHub(mode, dir string) int {
 			var l core.MoveList
 			game.GenerateMoves(&l)
 			best := hub.NewDone(game, l.At(0), core.NoMove)
+			if mode == "chaos" {
+				best = hub.NewDone(game, l.At(rng.IntN(l.Len())), core.NoMove)
+				switch chance := rng.Float64(); {
+				case chance < chaosHang:
+					chaosMark(dir, "hang")
+					signal.Ignore(syscall.SIGINT)
+					select {}
+				case chance < chaosHang+chaosGarbage:
+					chaosMark(dir, "garbage")
+					fmt.Fprintln(out, "\x00\xffbanana split\x1b[2J")
+					say(hub.Done{Move: "banana"})
+					continue
+				}
+			}
 			// A report with every field, as Scan prints it: a forced
 			// win in 7 plies, and a line of two moves.
 			c := game.Clone()
