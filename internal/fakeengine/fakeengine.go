@@ -251,6 +251,7 @@ var wholeSeconds = regexp.MustCompile(`^[0-9]+:[0-5][0-9]:[0-5][0-9]$`)
 //	hang            ignores bestmove and SIGINT
 //	sigint-exits    ignores bestmove, and dies of SIGINT
 //	sigint-answers  answers bestmove only when sent SIGINT
+//	sigint-answers-then-exits  the same, then exits after one more answer
 //	garbage         answers bestmove with nonsense
 //	illegal         answers bestmove with pass, which is not legal
 //	slow            answers bestmove 300ms late
@@ -333,7 +334,7 @@ func run(mode, dir string) int {
 		out.Flush()
 	}
 	exitAfterNext := 0 // commands to answer before exiting, when not 0
-	saysOver := false // own-draw: its last GameString said Draw
+	saysOver := false  // own-draw: its last GameString said Draw
 	for in.Scan() {
 		line := in.Text()
 		if mode == "flood" {
