@@ -19,13 +19,15 @@ import (
 
 // from dials from another loopback address, 127.0.0.2, which --allow-from
 // 127.0.0.1 does not list.
-var from = &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: 5 * time.Second}
+func from() *net.Dialer {
+	return &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: 5 * time.Second}
+}
 
 // refusedLine dials addr from 127.0.0.2 and returns what the server says
 // before it closes the connection.
 func refusedLine(t *testing.T, addr string) string {
 	t.Helper()
-	conn, err := from.Dial("tcp", addr)
+	conn, err := from().Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func refusedLine(t *testing.T, addr string) string {
 // frame it answers with.
 func refusedFrame(t *testing.T, addr string) string {
 	t.Helper()
-	conn, err := from.Dial("tcp", addr)
+	conn, err := from().Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +82,11 @@ func TestServeAllowFrom(t *testing.T) {
 	if got := refusedFrame(t, d.jsonAddr); got != refusal {
 		t.Errorf("JSON: %q", got)
 	}
-	ws := websocket.Dialer{NetDialContext: from.DialContext, HandshakeTimeout: 5 * time.Second}
+	ws := websocket.Dialer{NetDialContext: from().DialContext, HandshakeTimeout: 5 * time.Second}
 	if _, resp, err := ws.Dial("ws://"+d.httpAddr+"/uhp", nil); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Errorf("WebSocket: %v, want 403", err)
 	}
-	client := &http.Client{Transport: &http.Transport{DialContext: from.DialContext}, Timeout: 5 * time.Second}
+	client := &http.Client{Transport: &http.Transport{DialContext: from().DialContext}, Timeout: 5 * time.Second}
 	resp, err := client.Get("http://" + d.httpAddr + "/healthz")
 	if err != nil {
 		t.Fatal(err)

@@ -249,9 +249,14 @@ func chaosSession(d *daemon, kind string, id int) chaosResult {
 	return r
 }
 
+// chaosError is an error of the chaos test's own.
+type chaosError string
+
+func (e chaosError) Error() string { return string(e) }
+
 // errGaveUp ends a session that was answered with chaosMaxErrors protocol
 // errors: it was answered clearly, as promised, and stops there.
-var errGaveUp = errors.New("too many protocol errors")
+const errGaveUp chaosError = "too many protocol errors"
 
 // protocolError records an error the daemon answered with.
 func (r *chaosResult) protocolError(msg string) error {

@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -241,8 +240,20 @@ func (r reporting) BestMove(_ context.Context, g *core.Game, _ engine.Limit, rep
 	return m, nil
 }
 
-// wholeSeconds is a bestmove time as the UHP spec writes it, hh:mm:ss.
-var wholeSeconds = regexp.MustCompile(`^[0-9]+:[0-5][0-9]:[0-5][0-9]$`)
+// wholeSeconds reports whether s is a bestmove time as the UHP spec writes
+// it, hh:mm:ss: whole seconds.
+func wholeSeconds(s string) bool {
+	f := strings.Split(s, ":")
+	if len(f) != 3 || f[0] == "" || len(f[1]) != 2 || len(f[2]) != 2 {
+		return false
+	}
+	for _, field := range f {
+		if strings.Trim(field, "0123456789") != "" {
+			return false
+		}
+	}
+	return f[1] < "60" && f[2] < "60"
+}
 
 // run runs a UHP engine on standard input and output that answers
 // bestmove with the first legal move, except in the way mode says:
@@ -372,7 +383,7 @@ func run(mode, dir string) int {
 				continue
 			}
 		}
-		if arg, timed := strings.CutPrefix(line, "bestmove time "); timed && mode == "wholeseconds" && !wholeSeconds.MatchString(arg) {
+		if arg, timed := strings.CutPrefix(line, "bestmove time "); timed && mode == "wholeseconds" && !wholeSeconds(arg) {
 			fmt.Fprintf(out, "err UnrecognizedCommand(%q)\nok\n", "time "+arg)
 			out.Flush()
 			continue
