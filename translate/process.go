@@ -143,11 +143,16 @@ func (p *UHPProcess) start(ctx context.Context) error {
 	first, probed, err := firstLine(wait, p.cfg.Timeouts.Start, client.LineReader, func() error { return client.Send(hub.Hub{}.Line().String()) })
 	var lines []string
 	if err == nil {
+		isID := strings.HasPrefix(strings.TrimSpace(first), "id ")
+		tongue := tongueOf(first)
+		if isID && !probed {
+			tongue = speaksUHP // whatever its name holds: a Hub engine says nothing unprompted
+		}
 		switch {
-		case tongueOf(first) != speaksUHP:
+		case tongue != speaksUHP:
 			p.kill()
 			return wrongProgram(p.program, p.args, "uhp", first)
-		case strings.HasPrefix(strings.TrimSpace(first), "id "):
+		case isID:
 			lines, err = client.Await(wait, nil)
 			lines = append([]string{first}, lines...)
 		default: // the probe's answer: the engine printed no info on start

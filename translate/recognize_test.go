@@ -100,3 +100,13 @@ func TestSpecString(t *testing.T) {
 		}
 	}
 }
+
+// TestUHPEngineNamedLikeHub starts a UHP engine whose id line reads like a
+// Hub one ("id fake name=odd"): printed unprompted, it is a UHP engine's,
+// since a Hub engine says nothing until it is sent hub.
+func TestUHPEngineNamedLikeHub(t *testing.T) {
+	p, _ := startFake(t, "name=odd")
+	if id := p.Info().ID; id != "fake name=odd" {
+		t.Errorf("ID %q", id)
+	}
+}
