@@ -83,8 +83,10 @@ Hub session may set the Threads and HashMB of the engines that serve its own
 searches (options set Threads 2; set-param name=threads value=2), up to
 --session-max-threads and --session-max-hash (or the pool's own value, if
 higher); anything above is refused with an error. A backend that declares no
-such option offers none. SIGTERM or SIGINT stops accepting, lets the commands in progress finish
-for --grace, closes every session and stops every engine, then exits 0.`,
+such option offers none.
+
+SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
+--grace, closes every session and stops every engine, then exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
