@@ -97,8 +97,21 @@ func (p *HubProcess) start(ctx context.Context) error {
 	var (
 		id     hub.ID
 		params []hub.Param
+		first  string
 	)
 	if err = client.Send(hub.Hub{}); err == nil {
+		// The first line gives away the wrong program: a UHP engine's
+		// unprompted info, or a banner of the program's own.
+		first, _, err = firstLine(wait, p.cfg.Timeouts.Start, client.LineReader, nil)
+	}
+	if err == nil {
+		if tongueOf(first) != speaksHub {
+			p.kill()
+			return wrongProgram(p.program, p.args, "hub", first)
+		}
+		if l, err := hub.Parse(first); err == nil {
+			id, _ = hub.ParseID(l)
+		}
 		_, err = client.Await(wait, hub.CmdWait, func(a hub.Answer) {
 			switch m := a.Message.(type) {
 			case hub.ID:

@@ -14,8 +14,8 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/translate"
-	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // startHubFake starts this test binary as a fake Hub engine in the given
@@ -23,9 +23,7 @@ import (
 // left. It returns the directory of the fake's records.
 func startHubFake(t *testing.T, mode string) (*translate.HubProcess, *syncBuffer, string) {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv(fakeHubModeVar, mode)
-	t.Setenv(fakeengine.DirVar, dir)
+	dir := fakeengine.SetenvHub(t, mode)
 	logs := &syncBuffer{}
 	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: fakeengine.Timeouts()}
 	p, err := translate.StartHub(context.Background(), os.Args[0], nil, cfg)
@@ -288,9 +286,7 @@ func TestHubMisbehavingEngines(t *testing.T) {
 // TestHubEngineWithoutWait fails to start within the start timeout, and a
 // program that is no Hub engine fails at once.
 func TestHubEngineWithoutWait(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv(fakeHubModeVar, "nowait")
-	t.Setenv(fakeengine.DirVar, dir)
+	dir := fakeengine.SetenvHub(t, "nowait")
 	timeouts := fakeengine.Timeouts()
 	timeouts.Start = 300 * time.Millisecond
 	start := time.Now()

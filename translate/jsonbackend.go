@@ -39,6 +39,7 @@ import (
 // it again, so that the session goes on.
 type JSONModule struct {
 	addr   string
+	length hivejson.FrameLength // what the module's frame lengths count
 	cfg    Config
 	log    zerolog.Logger
 	prefix string // of this engine's request and game ids
@@ -54,12 +55,14 @@ type JSONModule struct {
 	serial uint64 // of request and game ids
 }
 
-// DialJSON connects to the JSON AI module at addr and greets it, failing
-// fast when nothing answers there or the module says it is not usable.
-func DialJSON(ctx context.Context, addr string, cfg Config) (*JSONModule, error) {
+// DialJSON connects to the JSON AI module at addr, whose frame lengths
+// count length, and greets it, failing fast when nothing answers there or
+// the module says it is not usable.
+func DialJSON(ctx context.Context, addr string, length hivejson.FrameLength, cfg Config) (*JSONModule, error) {
 	cfg = cfg.WithDefaults()
 	m := &JSONModule{
 		addr:   addr,
+		length: length,
 		cfg:    cfg,
 		log:    cfg.Log.With().Str("engine", "hivejson://"+addr).Logger(),
 		prefix: randomPrefix(),
@@ -101,6 +104,7 @@ func (m *JSONModule) connect(ctx context.Context) error {
 		return fmt.Errorf("cannot reach the JSON AI module at %s: %v", m.addr, err)
 	}
 	client := hivejson.NewClient(conn, 0)
+	client.SetFrameLength(m.length)
 	client.OnSkip = func(raw json.RawMessage, why string) {
 		m.log.Warn().Str("why", why).Int("bytes", len(raw)).Msg("the module sent a frame that is not the reply; skipped")
 	}

@@ -2,7 +2,9 @@ package translate_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"sync"
@@ -13,9 +15,9 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/translate"
-	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // fakeModule is a Choose-Turn JSON AI module for tests. It answers every
@@ -96,6 +98,18 @@ func (m *fakeModule) serve(conn net.Conn) {
 		conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
 		conn.Write(f)
 	}
+	if m.mode == "utf8" {
+		// A module on a newer version of the framing library: its
+		// text beyond ASCII as is, its lengths in UTF-8 bytes.
+		send = func(v any) {
+			b, err := json.Marshal(v)
+			if err != nil {
+				m.t.Error(err)
+			}
+			conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+			fmt.Fprintf(conn, "%d#%s", len(b), b)
+		}
+	}
 	for {
 		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 		raw, err := dec.ReadFrame(conn)
@@ -112,7 +126,11 @@ func (m *fakeModule) serve(conn net.Conn) {
 			if m.mode == "nogreet" {
 				continue
 			}
-			send(r.Reply(hivejson.GreetingsResponse{Name: "fake-" + m.mode, Version: "1.0", Active: m.mode != "inactive"}))
+			name := "fake-" + m.mode
+			if m.mode == "utf8" {
+				name = "fake-\u00f1"
+			}
+			send(r.Reply(hivejson.GreetingsResponse{Name: name, Version: "1.0", Active: m.mode != "inactive"}))
 		case *hivejson.ChooseTurnRequest:
 			// The request must hold a game_state that rebuilds.
 			if _, err := hivejson.GameOf(r.GameState); err != nil {
@@ -268,6 +286,33 @@ func TestJSONModuleGreetings(t *testing.T) {
 	l.Close()
 	if _, err := translate.Open(context.Background(), "hivejson://"+gone, jsonConfig()); err == nil || !strings.Contains(err.Error(), "cannot reach the JSON AI module at "+gone) {
 		t.Errorf("Open(nothing there) = %v", err)
+	}
+}
+
+// TestJSONModuleFrameLength reaches a module that counts frame lengths in
+// UTF-8 bytes and says its name beyond ASCII: with frame-length=utf8 in
+// its spec it is read right; without, the greeting never ends, and the
+// error says which frame-length to set.
+func TestJSONModuleFrameLength(t *testing.T) {
+	fake := startModule(t, "utf8")
+	e, err := translate.Open(context.Background(), fake.spec()+"?frame-length=utf8", jsonConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if id := e.Info().ID; id != "fake-\u00f1 1.0" {
+		t.Errorf("ID %q", id)
+	}
+	g := midGame(t)
+	e.NewGame(context.Background(), g)
+	if m, err := e.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err != nil || !g.Legal(m) {
+		t.Errorf("BestMove = %v, %v", m, err)
+	}
+	cfg := jsonConfig()
+	cfg.Timeouts.Start = 300 * time.Millisecond
+	_, err = translate.Open(context.Background(), fake.spec(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "did not answer Greetings within 300ms") || !strings.HasSuffix(err.Error(), "set frame-length utf8") {
+		t.Errorf("Open without frame-length = %v, want the greeting missed and the setting named", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -191,17 +192,103 @@ func (p *Pool) Stats() (open, idle, waiting int) {
 
 // Searcher returns a searcher for one session that borrows an engine from
 // the pool for each search.
-func (p *Pool) Searcher() engine.Searcher { return pooled{p} }
+func (p *Pool) Searcher() engine.Searcher { return pooled{p: p} }
+
+// SessionOptions are the options of the pool's engines that each session
+// may set for its own searches, within bounds the operator sets (Threads
+// and HashMB, say): each session gets copies of its own (New), and its
+// values are applied to every engine it borrows, before its search. A
+// value the engine has already is not set again, so sessions that keep the
+// pool's values cost nothing.
+type SessionOptions struct {
+	pool      *Pool
+	templates []engine.Option
+}
+
+// SessionOptions reads, from e, an engine of the pool that serves no
+// session yet, the whole-number options it declares among the names of
+// bounds. A session may set each from its minimum up to its bound, or up to
+// e's own value if that is higher, so that a session can always keep what
+// the pool's engines have; never above what e declares.
+func (p *Pool) SessionOptions(e Engine, bounds map[string]int) SessionOptions {
+	so := SessionOptions{pool: p}
+	for _, o := range e.Options() {
+		bound, ok := bounds[o.Name]
+		if !ok || o.Type != engine.IntOption {
+			continue
+		}
+		value, _ := strconv.Atoi(o.Value())
+		declared, _ := strconv.Atoi(o.Max)
+		so.templates = append(so.templates, engine.Option{
+			Name: o.Name, Type: engine.IntOption, Default: o.Value(), Min: o.Min,
+			Max: strconv.Itoa(min(max(bound, value), declared)),
+		})
+	}
+	return so
+}
+
+// New returns one session's options, at the pool's values, and the
+// searcher that applies them to the engines it borrows.
+func (so SessionOptions) New() (engine.Searcher, []*engine.Option) {
+	v := &sessionValues{}
+	options := make([]*engine.Option, len(so.templates))
+	for i, t := range so.templates {
+		o := t
+		name := o.Name
+		o.Apply = func(value string) error {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			v.values.set(name, value)
+			return nil
+		}
+		options[i] = &o
+		v.values.set(name, o.Default)
+	}
+	return pooled{p: so.pool, session: v}, options
+}
+
+// sessionValues are a session's values of the pool's options: set on the
+// session's goroutine, read on its searches'.
+type sessionValues struct {
+	mu     sync.Mutex
+	values settings
+}
+
+// applyTo sets the session's values on e, where they differ.
+func (v *sessionValues) applyTo(e Engine) error {
+	v.mu.Lock()
+	values := append(settings(nil), v.values...)
+	v.mu.Unlock()
+	for _, s := range values {
+		o := findOption(e.Options(), s[0])
+		if o == nil || o.Value() == s[1] {
+			continue
+		}
+		if err := o.Set(s[1]); err != nil {
+			return fmt.Errorf("engine %s refused the session's %s=%s: %v", e.Info().ID, s[0], s[1], err)
+		}
+	}
+	return nil
+}
 
 // pooled is no engine.Forgetter: the pool's engines serve every session's
 // games in turn, and one viewer's new game must not throw away what they
 // learnt for the others; each search hands the engine its whole game.
-type pooled struct{ p *Pool }
+type pooled struct {
+	p       *Pool
+	session *sessionValues // the session's options, or nil
+}
 
 func (s pooled) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	e, err := s.p.Acquire(ctx)
 	if err != nil {
 		return core.NoMove, err
+	}
+	if s.session != nil {
+		if err := s.session.applyTo(e); err != nil {
+			s.p.Release(e, false)
+			return core.NoMove, err
+		}
 	}
 	if err := e.NewGame(ctx, g); err != nil {
 		s.p.Release(e, false)

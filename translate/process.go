@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -121,7 +123,11 @@ func (p *UHPProcess) reportProgress() {
 // print its progress before its answer.
 const reportIntermediate = "ReportIntermediateBestMoves"
 
-// start runs the program and reads its unprompted info answer.
+// start runs the program and reads its unprompted info answer. The wrong
+// program (a Hub engine, or one that prints a banner of its own) is
+// refused as soon as its first line, or its silence, gives it away; a UHP
+// engine that printed no info on start, and so answered the probe with
+// err, is asked for its info.
 func (p *UHPProcess) start(ctx context.Context) error {
 	var client *uhp.Client
 	c, err := spawn(p.program, p.args, p.cfg.Log, func(stdout io.Reader, stdin io.Writer) <-chan struct{} {
@@ -134,7 +140,28 @@ func (p *UHPProcess) start(ctx context.Context) error {
 	p.proc = &process{child: c, client: client}
 	wait, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Start)
 	defer cancel()
-	lines, err := client.Await(wait, nil)
+	first, probed, err := firstLine(wait, p.cfg.Timeouts.Start, client.LineReader, func() error { return client.Send(hub.Hub{}.Line().String()) })
+	var lines []string
+	if err == nil {
+		isID := strings.HasPrefix(strings.TrimSpace(first), "id ")
+		tongue := tongueOf(first)
+		if isID && !probed {
+			tongue = speaksUHP // whatever its name holds: a Hub engine says nothing unprompted
+		}
+		switch {
+		case tongue != speaksUHP:
+			p.kill()
+			return wrongProgram(p.program, p.args, "uhp", first)
+		case isID:
+			lines, err = client.Await(wait, nil)
+			lines = append([]string{first}, lines...)
+		default: // the probe's answer: the engine printed no info on start
+			if _, err = client.Await(wait, nil); err == nil || errors.As(err, new(*uhp.EngineError)) {
+				lines, err = client.Do(wait, "info")
+			}
+			probed = false
+		}
+	}
 	if err == nil {
 		p.info, err = uhp.ParseInfo(lines)
 	}
@@ -145,6 +172,18 @@ func (p *UHPProcess) start(ctx context.Context) error {
 	case err != nil:
 		p.kill()
 		return fmt.Errorf("engine %s did not start as a UHP engine (no info answer within %s): %v", p.program, p.cfg.Timeouts.Start, err)
+	}
+	if probed {
+		// A UHP engine slow to start read the probe after printing its
+		// info, and answers it with err: that answer is not the next
+		// command's.
+		drain, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Command)
+		_, err := client.Await(drain, nil)
+		cancel()
+		if err != nil && !errors.As(err, new(*uhp.EngineError)) {
+			p.kill()
+			return fmt.Errorf("engine %s did not answer hub, which it was sent while it was silent on start: %v", p.program, err)
+		}
 	}
 	p.log = p.cfg.Log.With().Str("engine", p.info.ID).Logger()
 	p.log.Info().Int("pid", c.pid()).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Msg("engine started")
@@ -261,8 +300,30 @@ func (p *UHPProcess) exchangeOnce(ctx context.Context, command string, timeout t
 		}
 		return nil, fmt.Errorf("engine %s did not answer %q within %s; restarted", p.info.ID, command, timeout)
 	}
-	return lines, err // an err or invalidmove line
+	var answer *uhp.EngineError
+	if errors.As(err, &answer) {
+		return lines, &RefusedError{Engine: p.info.ID, Command: command, Answer: answer}
+	}
+	return lines, err
 }
+
+// RefusedError is an engine's err or invalidmove answer to a command
+// hivebridge sent it. Unlike a crash, a hang or an illegal move, which
+// are the engine's own failings, a refusal may be hivebridge's: a command
+// in a form the engine does not read (a fraction of a second, once), or a
+// move the two disagree on. The referee voids a game it ends rather than
+// score it.
+type RefusedError struct {
+	Engine  string           // the engine's id
+	Command string           // the command hivebridge sent
+	Answer  *uhp.EngineError // the engine's err or invalidmove line
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("engine %s answered %q with %q", e.Engine, e.Command, e.Answer.Error())
+}
+
+func (e *RefusedError) Unwrap() error { return e.Answer }
 
 // setOption sets one of the engine's options.
 func (p *UHPProcess) setOption(name, value string) error {
@@ -339,8 +400,11 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 		arg = uhp.FormatGameType(gs.Type)
 	}
 	lines, err := p.exchange(ctx, "newgame "+arg, p.cfg.Timeouts.Command, nil)
+	if errors.As(err, new(*RefusedError)) {
+		return fmt.Errorf("engine %s refused the game: %w", p.info.ID, err)
+	}
 	if err != nil {
-		return fmt.Errorf("engine %s refused the game: %v", p.info.ID, err)
+		return err // it exited or hung, and says so
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("engine %s answered newgame with no GameString", p.info.ID)
@@ -412,19 +476,27 @@ func (p *UHPProcess) SyncState(ctx context.Context) (core.Result, bool, error) {
 	return p.verdict.Result(), p.stated, nil
 }
 
-// FormatTime writes a bestmove time limit as hh:mm:ss, with a fraction of
-// a second (to the millisecond) only when there is one.
+// WholeSeconds is the time a UHP engine is told for a search limited to
+// d. UHP writes a bestmove time as hh:mm:ss, and engines read whole seconds
+// only (a widely used one answers "bestmove time 00:00:00.2" with err
+// UnrecognizedCommand), so d is rounded down, so that an engine that keeps
+// to what it is told keeps to d; but never down to zero, which would ask
+// for no search at all: a budget under a second is told as one second.
+// The finer budget stays on hivebridge's side, with the caller that set
+// it: the referee charges the engine's clock what it really took, a Hub
+// session answers with the best move known once its level's time is up,
+// and the JSON server answers by the request's deadline.
+func WholeSeconds(d time.Duration) time.Duration {
+	if d < time.Second {
+		return time.Second
+	}
+	return d.Truncate(time.Second)
+}
+
+// FormatTime writes a bestmove time limit as hh:mm:ss: WholeSeconds(d).
 func FormatTime(d time.Duration) string {
-	if d > 0 && d < time.Millisecond {
-		d = time.Millisecond
-	}
-	d = d.Round(time.Millisecond)
-	secs := (d % time.Minute).Seconds()
-	s := strconv.FormatFloat(secs, 'f', -1, 64)
-	if secs < 10 {
-		s = "0" + s
-	}
-	return fmt.Sprintf("%02d:%02d:%s", int(d/time.Hour), int(d%time.Hour/time.Minute), s)
+	secs := int64(WholeSeconds(d) / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", secs/3600, secs/60%60, secs%60)
 }
 
 // BestMove brings the engine in step and asks it for a move. Each line of
@@ -448,7 +520,9 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 	}
 	command, timeout := "bestmove depth "+strconv.Itoa(limit.Depth), p.cfg.Timeouts.Depth
 	if limit.Time > 0 || limit.Depth <= 0 {
-		command, timeout = "bestmove time "+FormatTime(limit.Time), limit.Time+p.cfg.Timeouts.Margin
+		// The engine may take what it is told, which is more than
+		// limit.Time when that is under a second.
+		command, timeout = "bestmove time "+FormatTime(limit.Time), max(WholeSeconds(limit.Time), limit.Time)+p.cfg.Timeouts.Margin
 	}
 	var each func(string)
 	if report != nil {

@@ -17,9 +17,10 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
-	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 )
 
 // syncBuffer is a log sink safe for the engine's goroutines.
@@ -140,7 +141,7 @@ func TestMisbehavingEngines(t *testing.T) {
 		{"hang", "did not answer"},
 		{"sigint-exits", "did not answer"},
 		{"sigint-answers", ""},
-		{"garbage", `answered "bestmove time 00:00:00.1" with "banana split", which is not a legal move`},
+		{"garbage", `answered "bestmove time 00:00:01" with "banana split", which is not a legal move`},
 		{"illegal", `with "pass", which is not a legal move: You can't pass when you have valid moves.`},
 		{"slow", ""},
 		{"flood", ""},
@@ -162,8 +163,9 @@ func TestMisbehavingEngines(t *testing.T) {
 			} else if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("BestMove error %v, want one containing %q", err, tc.wantErr)
 			}
-			// Bounded: the time, the margin, the grace, a restart.
-			if limit := 100*time.Millisecond + fakeengine.Timeouts().Margin + fakeengine.Timeouts().Grace + 3*time.Second; took > limit {
+			// Bounded: the time told (a whole second), the margin, the
+			// grace, a restart.
+			if limit := translate.WholeSeconds(100*time.Millisecond) + fakeengine.Timeouts().Margin + fakeengine.Timeouts().Grace + 3*time.Second; took > limit {
 				t.Errorf("BestMove took %v, more than %v", took, limit)
 			}
 			checkRecovered(t, p, g, logs, tc.mode)
@@ -367,11 +369,22 @@ func TestEngineWithoutCapabilities(t *testing.T) {
 	}
 }
 
-// TestEngineWithoutInfo fails to start within the start timeout.
+// TestEngineWithoutInfo starts an engine that prints no info answer on
+// start: silent, it is sent the probe (hub), answers it with err as a UHP
+// engine does, and is then asked for its info. An engine that says nothing
+// at all fails to start within the start timeout.
 func TestEngineWithoutInfo(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("HIVEBRIDGE_FAKE_ENGINE", "noinfo")
-	t.Setenv("HIVEBRIDGE_FAKE_DIR", dir)
+	p, _ := startFake(t, "noinfo")
+	if id := p.Info().ID; id != "fake noinfo" {
+		t.Errorf("ID %q, want fake noinfo", id)
+	}
+	g := loadGame(t, midgame)
+	p.NewGame(context.Background(), g)
+	if m, err := p.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
+		t.Fatalf("BestMove = %v, %v", m, err)
+	}
+
+	dir := fakeengine.Setenv(t, "mute")
 	timeouts := fakeengine.Timeouts()
 	timeouts.Start = 300 * time.Millisecond
 	start := time.Now()
@@ -441,23 +454,28 @@ func TestSpecs(t *testing.T) {
 		{`uhp:"/opt/my engine/bin" 'a b' c\ d "x\"y" ;rm`, translate.Spec{Kind: "uhp", Program: "/opt/my engine/bin", Args: []string{"a b", "c d", `x"y`, ";rm"}}},
 		{"hub:scan hub", translate.Spec{Kind: "hub", Program: "scan", Args: []string{"hub"}}},
 		{"hivejson://127.0.0.1:5000", translate.Spec{Kind: "hivejson", Address: "127.0.0.1:5000"}},
+		{"hivejson://[::1]:5000?frame-length=utf8", translate.Spec{Kind: "hivejson", Address: "[::1]:5000", FrameLength: hivejson.UTF8Bytes}},
+		{"hivejson://h:1?frame-length=utf16", translate.Spec{Kind: "hivejson", Address: "h:1", FrameLength: hivejson.UTF16Units}},
 	} {
 		got, err := translate.ParseSpec(tc.in)
 		if err != nil {
 			t.Errorf("ParseSpec(%q): %v", tc.in, err)
 			continue
 		}
-		if got.Kind != tc.want.Kind || got.Program != tc.want.Program || got.Address != tc.want.Address || strings.Join(got.Args, "|") != strings.Join(tc.want.Args, "|") {
+		if got.Kind != tc.want.Kind || got.Program != tc.want.Program || got.Address != tc.want.Address || got.FrameLength != tc.want.FrameLength || strings.Join(got.Args, "|") != strings.Join(tc.want.Args, "|") {
 			t.Errorf("ParseSpec(%q) = %+v, want %+v", tc.in, got, tc.want)
 		}
 	}
 	for in, want := range map[string]string{
-		"uhp:":              "names no program",
-		"uhp:'unterminated": "unterminated ' quote",
-		`uhp:"unterminated`: `unterminated " quote`,
-		"telnet:host":       "unknown backend",
-		"hivejson://":       "want hivejson://host:port",
-		"hivejson://nohost": "want hivejson://host:port",
+		"uhp:":                              "names no program",
+		"uhp:'unterminated":                 "unterminated ' quote",
+		`uhp:"unterminated`:                 `unterminated " quote`,
+		"telnet:host":                       "unknown backend",
+		"hivejson://":                       "want hivejson://host:port",
+		"hivejson://nohost":                 "want hivejson://host:port",
+		"hivejson://h:1?frame-length=bytes": `frame-length "bytes": want utf16`,
+		"hivejson://h:1?speed=fast":         "the one option of hivejson:// is frame-length=utf16|utf8, once",
+		"hivejson://h:1?frame-length=utf8&frame-length=utf16": "the one option",
 	} {
 		if _, err := translate.ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSpec(%q) = %v, want an error containing %q", in, err, want)
@@ -474,20 +492,73 @@ func TestSpecs(t *testing.T) {
 	}
 }
 
+// TestFormatTime checks that a bestmove time is whole seconds, as the spec
+// writes it (hh:mm:ss): rounded down, so that an engine keeps to the
+// caller's budget, and never 00:00:00.
 func TestFormatTime(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		5 * time.Second:                           "00:00:05",
-		300 * time.Millisecond:                    "00:00:00.3",
+		300 * time.Millisecond:                    "00:00:01",
 		time.Hour + 2*time.Minute + 3*time.Second: "01:02:03",
-		12500 * time.Millisecond:                  "00:00:12.5",
-		time.Nanosecond:                           "00:00:00.001",
+		12500 * time.Millisecond:                  "00:00:12",
+		1999 * time.Millisecond:                   "00:00:01",
+		time.Nanosecond:                           "00:00:01",
+		0:                                         "00:00:01",
+		-time.Second:                              "00:00:01",
+		100 * time.Hour:                           "100:00:00",
 	} {
-		if got := translate.FormatTime(d); got != want {
+		got := translate.FormatTime(d)
+		if got != want {
 			t.Errorf("FormatTime(%v) = %q, want %q", d, got, want)
 		}
-		if back, err := uhp.ParseDuration(want); err != nil || (d >= time.Millisecond && back != d) {
-			t.Errorf("ParseDuration(%q) = %v, %v", want, back, err)
+		if back, err := uhp.ParseDuration(got); err != nil || back != translate.WholeSeconds(d) {
+			t.Errorf("ParseDuration(%q) = %v, %v; want WholeSeconds(%v) = %v", got, back, err, d, translate.WholeSeconds(d))
 		}
+	}
+}
+
+// TestWholeSecondEngine searches with sub-second and fractional budgets on
+// an engine that reads whole seconds only and answers anything else with
+// err UnrecognizedCommand("time 00:00:00.2"), as a widely used engine
+// does: every search is answered.
+func TestWholeSecondEngine(t *testing.T) {
+	p, _ := startFake(t, "wholeseconds")
+	g := loadGame(t, midgame)
+	if err := p.NewGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []time.Duration{200 * time.Millisecond, time.Millisecond, 1500 * time.Millisecond, 2 * time.Second} {
+		if m, err := p.BestMove(context.Background(), engine.Limit{Time: d}, nil); err != nil || m != firstLegal(g) {
+			t.Errorf("BestMove(time %v) = %v, %v; want the first legal move", d, m, err)
+		}
+	}
+}
+
+// TestRefusalIsTyped checks that an engine's err answer to a command comes
+// back as a RefusedError that names the command and the answer, which the
+// referee tells from the engine's own failings.
+func TestRefusalIsTyped(t *testing.T) {
+	p, _ := startFake(t, "always-refuse")
+	g := loadGame(t, midgame)
+	if err := p.NewGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	_, err := p.BestMove(context.Background(), engine.Limit{Depth: 2}, nil)
+	var refused *translate.RefusedError
+	if !errors.As(err, &refused) {
+		t.Fatalf("BestMove = %v, want a RefusedError", err)
+	}
+	if refused.Command != "bestmove depth 2" || refused.Answer.Kind != "err" || refused.Answer.Message != `UnrecognizedCommand("depth 2")` {
+		t.Errorf("RefusedError = %+v (answer %+v)", refused, refused.Answer)
+	}
+	if want := `engine fake always-refuse answered "bestmove depth 2" with "err UnrecognizedCommand(\"depth 2\")"`; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	// A crash is no refusal.
+	c, _ := startFake(t, "crash")
+	c.NewGame(context.Background(), g)
+	if _, err := c.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err == nil || errors.As(err, &refused) {
+		t.Errorf("a crash gave %v; want an error that is no RefusedError", err)
 	}
 }
 

@@ -3,21 +3,28 @@ package translate
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
-	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/protocols/hivejson"
 )
 
 // Spec says which backend to use, in the one syntax of every --backend
 // flag: "native" (the default), "uhp:<program> [args...]",
-// "hub:<program> [args...]" or "hivejson://host:port".
+// "hub:<program> [args...]" or "hivejson://host:port[?frame-length=utf8]".
 type Spec struct {
 	Kind    string   // native, uhp, hub or hivejson
 	Program string   // uhp and hub: the program to start
 	Args    []string // uhp and hub: its arguments
 	Address string   // hivejson: host:port
+	// FrameLength is what a JSON module's frame lengths count:
+	// hivejson://host:port?frame-length=utf8 for a module on a newer
+	// version of the framing library, which counts UTF-8 bytes.
+	FrameLength hivejson.FrameLength
 }
 
 // ParseSpec reads a backend spec. A program and its arguments are split
@@ -30,11 +37,24 @@ func ParseSpec(s string) (Spec, error) {
 	case s == "" || s == "native":
 		return Spec{Kind: "native"}, nil
 	case strings.HasPrefix(s, "hivejson://"):
-		addr := strings.TrimPrefix(s, "hivejson://")
+		addr, query, _ := strings.Cut(strings.TrimPrefix(s, "hivejson://"), "?")
 		if addr == "" || !strings.Contains(addr, ":") {
 			return Spec{}, fmt.Errorf("backend %q: want hivejson://host:port", s)
 		}
-		return Spec{Kind: "hivejson", Address: addr}, nil
+		sp := Spec{Kind: "hivejson", Address: addr}
+		options, err := url.ParseQuery(query)
+		if err != nil {
+			return Spec{}, fmt.Errorf("backend %q: %v", s, err)
+		}
+		for name, values := range options {
+			if name != "frame-length" || len(values) != 1 {
+				return Spec{}, fmt.Errorf("backend %q: the one option of hivejson:// is frame-length=utf16|utf8, once", s)
+			}
+			if sp.FrameLength, err = hivejson.ParseFrameLength(values[0]); err != nil {
+				return Spec{}, fmt.Errorf("backend %q: %v", s, err)
+			}
+		}
+		return sp, nil
 	}
 	kind, command, found := strings.Cut(s, ":")
 	if !found || (kind != "uhp" && kind != "hub") {
@@ -48,6 +68,33 @@ func ParseSpec(s string) (Spec, error) {
 		return Spec{}, fmt.Errorf("backend %q names no program", s)
 	}
 	return Spec{Kind: kind, Program: words[0], Args: words[1:]}, nil
+}
+
+// String writes the spec as ParseSpec reads it, each word of a program
+// and its arguments quoted when ParseSpec would otherwise split or unquote
+// it.
+func (sp Spec) String() string {
+	switch sp.Kind {
+	case "native":
+		return "native"
+	case "hivejson":
+		if sp.FrameLength != hivejson.UTF16Units {
+			return "hivejson://" + sp.Address + "?frame-length=" + sp.FrameLength.String()
+		}
+		return "hivejson://" + sp.Address
+	}
+	words := make([]string, 0, 1+len(sp.Args))
+	for _, w := range append([]string{sp.Program}, sp.Args...) {
+		switch {
+		case w != "" && !strings.ContainsAny(w, " \t\n'\"\\"):
+			words = append(words, w)
+		case !strings.Contains(w, "'"):
+			words = append(words, "'"+w+"'")
+		default:
+			words = append(words, `"`+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(w)+`"`)
+		}
+	}
+	return sp.Kind + ":" + strings.Join(words, " ")
 }
 
 // splitWords splits s into words as a POSIX shell would, without any
@@ -169,7 +216,7 @@ func Open(ctx context.Context, spec string, cfg Config) (Engine, error) {
 	case "hub":
 		e, err = StartHub(ctx, sp.Program, sp.Args, cfg)
 	case "hivejson":
-		e, err = DialJSON(ctx, sp.Address, cfg)
+		e, err = DialJSON(ctx, sp.Address, sp.FrameLength, cfg)
 	}
 	if err != nil {
 		return nil, err

@@ -73,8 +73,19 @@ whichever colour each plays):
                move; each move is given remaining/30 + inc (at most half the
                remaining time), and an engine whose clock runs out loses.
 
+A UHP engine ("uhp:...") is told its time as UHP writes it, hh:mm:ss, in whole
+seconds: with one, a movetime must be a whole number of seconds, and a clock's
+first share must be a second or more (a clock of 30 s or more, or an
+increment of 1 s or more); anything finer is refused before the match, as it
+cannot be told fairly. On a clock, each share is told rounded down to whole
+seconds, and as 1 s once it falls under a second (late on a clock without an
+increment); the clock is charged the time the engine really took.
+
 An engine that errs loses the game, with the reason recorded: one that crashes,
-hangs past its time, answers with an illegal move or loses on time. A game is
+hangs past its time, answers with an illegal move or loses on time. An engine
+that answers a command of hivebridge's with err or invalidmove may have been
+sent what it cannot read: that game is void, not scored, and the match stops
+there with the engine's answer, exiting non-zero. A game is
 drawn by threefold repetition (the same board, by colour and bug of each piece
 of each stack, with the same side to move, a third time) or when it reaches
 --max-plies plies. Each game starts new engines (so --concurrency K runs K pairs
@@ -106,15 +117,15 @@ stronger) or H1 (A is elo1 stronger).
 (evals: for each move the engines played, score@depth as the engine that
 played it reported it, the score in pieces from its side's view or W<n>/L<n>
 for a forced win or loss in n plies, empty where it reported nothing; result is WhiteWins, BlackWins, Draw, or Void for a rules disagreement under
---disagreement void; after a forfeit, an adjudication or a disagreement the
+--disagreement void or a refusal of hivebridge's command; after a forfeit, an adjudication or a disagreement the
 GameString's own state is the referee's verdict of the board as it was left),
 and at the end FILE.json, a summary: the settings, A's results per colour,
 score, Elo and its margin, LOS, the SPRT, how the games ended, the number of
 forfeits and, apart, of rules disagreements with each one's verdicts and
 position, and the wall time.`,
-		Example: `  hivebridge match --white native --black 'uhp:mzinga-engine' --games 100 --tc movetime=0.5 --random-plies 4 --concurrency 4
+		Example: `  hivebridge match --white native --black 'uhp:mzinga-engine' --games 100 --tc movetime=1 --random-plies 4 --concurrency 4
   hivebridge match --white native --black native --white-tc depth=3 --black-tc depth=1 --games 200 --random-plies 4 --seed 1
-  hivebridge match --white 'uhp:./new' --black 'uhp:./old' --games 10000 --tc time=10+0.1 --sprt 0,10 --out games.tsv`,
+  hivebridge match --white 'uhp:./new' --black 'uhp:./old' --games 10000 --tc time=60+1 --sprt 0,10 --out games.tsv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := f.config(cmd)
@@ -256,6 +267,11 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 	}
 	if runErr != nil {
 		return fmt.Errorf("match stopped after %d games: %v", len(res.Games), runErr)
+	}
+	for _, g := range res.Games {
+		if g.Ending == referee.ByRefusal {
+			return fmt.Errorf("match stopped after %d games: %s", len(res.Games), res.Stopped)
+		}
 	}
 	return nil
 }

@@ -5,12 +5,15 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
 )
 
 // TestMain lets the transcripts run hivebridge as a command in the test
 // binary itself, so they exercise the real main with no separate build; the
 // binary is also the engine that reports bare moves (see bareReportsVar).
 func TestMain(m *testing.M) {
+	fakeengine.RunIfAsked() // the misbehaving backends of the chaos test
 	if os.Getenv(runMainVar) != "" {
 		main()
 		os.Exit(0)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/allowlist"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
@@ -32,10 +34,14 @@ type serveConfig struct {
 	backend                              backendFlags
 	tokenFile                            string
 	origins                              []string
+	allowFrom                            []string
+	frameLength                          string
 	maxSessions                          int
 	maxLine                              int
 	idle                                 time.Duration
 	poolLimit, poolQueue                 int
+	poolHashMB                           int
+	sessionMaxThreads, sessionMaxHash    int
 	poolWait                             time.Duration
 	pairViewers                          bool
 	pairWait, moveWait                   time.Duration
@@ -54,7 +60,9 @@ func NewCmdServe() *cobra.Command {
 
   --uhp ADDR       UHP over TCP, one session per connection, one command per line
   --hub ADDR       Hub over TCP, one session per connection
-  --hivejson ADDR  the Choose-Turn JSON API: hivebridge as an AI module
+  --hivejson ADDR  the Choose-Turn JSON API: hivebridge as an AI module, its
+                   frame lengths in UTF-16 units (--frame-length utf16, the
+                   original's count) or UTF-8 bytes (--frame-length utf8)
   --http ADDR      UHP over WebSocket at /uhp (one command per text message,
                    the whole answer up to ok in one message), /healthz and
                    /metrics
@@ -63,12 +71,25 @@ Every listener binds the loopback address unless ADDR names another (":7777"
 alone means 127.0.0.1:7777; write 0.0.0.0:7777 to listen on every address).
 With --token-file, every client must present the token: a WebSocket client as
 "Authorization: Bearer TOKEN" (or ?token=TOKEN), a TCP client as its first
-line, "auth TOKEN" (UHP and Hub; the JSON API has no way to carry one).
+line, "auth TOKEN" (UHP and Hub; the JSON API has no way to carry one, and
+--hivejson cannot be served with a token). --allow-from lists the IP
+addresses and networks every listener answers (--allow-from
+127.0.0.1,10.0.0.0/8,::1); a client from anywhere else is refused with the
+protocol's error (err in UHP, error in Hub, an error frame in the JSON API,
+403 over HTTP) and counted in hivebridge_refusals_total{reason="allow_from"}.
 
 Sessions share the backend's engines through a pool of --pool-size engines; a
 search waits for a free one in a queue of --pool-queue, for --pool-wait at
-most. SIGTERM or SIGINT stops accepting, lets the commands in progress finish
-for --grace, closes every session and stops every engine, then exits 0.`,
+most. The native engines of the pool have tables of --pool-hash-mb each, so
+that the daemon's memory is bounded by the pool, not by its sessions. A UHP or
+Hub session may set the Threads and HashMB of the engines that serve its own
+searches (options set Threads 2; set-param name=threads value=2), up to
+--session-max-threads and --session-max-hash (or the pool's own value, if
+higher); anything above is refused with an error. A backend that declares no
+such option offers none.
+
+SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
+--grace, closes every session and stops every engine, then exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -84,11 +105,16 @@ for --grace, closes every session and stops every engine, then exits 0.`,
 	cfg.backend.register(cmd)
 	f.StringVar(&cfg.tokenFile, "token-file", "", "require the bearer token in this file on every listener")
 	f.StringSliceVar(&cfg.origins, "allow-origin", nil, "WebSocket Origins allowed besides the server's own host (repeatable)")
+	f.StringVar(&cfg.frameLength, "frame-length", "utf16", "what a JSON frame's length counts: utf16 (UTF-16 code units, the original's) or utf8 (UTF-8 bytes)")
+	f.StringSliceVar(&cfg.allowFrom, "allow-from", nil, "answer only clients at these IP addresses or networks (CIDR) on every listener, e.g. 127.0.0.1,10.0.0.0/8; default everyone who reaches a listener")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most sessions at once; more are refused with an error")
 	f.IntVar(&cfg.maxLine, "max-line", 64*1024, "the longest command line or WebSocket message, in bytes")
 	f.DurationVar(&cfg.idle, "idle-timeout", 10*time.Minute, "close a session that sends nothing for this long")
 	f.IntVar(&cfg.poolLimit, "pool-size", runtime.NumCPU(), "the most backend engines at once")
 	f.IntVar(&cfg.poolQueue, "pool-queue", 4096, "the most searches waiting for an engine")
+	f.IntVar(&cfg.poolHashMB, "pool-hash-mb", 16, "the table size of each native engine of the pool, in MiB (before --engine-option)")
+	f.IntVar(&cfg.sessionMaxThreads, "session-max-threads", 1, "the most Threads a session may set for its searches")
+	f.IntVar(&cfg.sessionMaxHash, "session-max-hash", 16, "the most HashMB a session may set for its searches")
 	f.DurationVar(&cfg.poolWait, "pool-wait", 30*time.Second, "how long a search may wait for an engine")
 	f.BoolVar(&cfg.pairViewers, "pair-viewers", false, "pair the viewers who start remote games (newgame remote) to play each other")
 	f.DurationVar(&cfg.pairWait, "pair-wait", 30*time.Second, "how long a remote game waits for a partner before the backend plays")
@@ -111,12 +137,17 @@ func loopback(addr string) string {
 // server is the daemon: its listeners, its sessions and the engines they
 // share.
 type server struct {
-	cfg        serveConfig
-	log        zerolog.Logger
-	token      string
-	pool       *translate.Pool
-	searcher   engine.Searcher // the pool's, counted in the metrics
-	expansions core.GameType
+	cfg      serveConfig
+	log      zerolog.Logger
+	token    string
+	allow    allowlist.List // the clients answered
+	pool     *translate.Pool
+	searcher engine.Searcher // the pool's, counted in the metrics
+	// sessionOptions are the options of the pool's engines each UHP or
+	// Hub session may set for its own searches.
+	sessionOptions translate.SessionOptions
+	backendKind    string
+	expansions     core.GameType
 	// interruptible and backendID describe the backend to the Hub and
 	// JSON front ends.
 	interruptible bool
@@ -156,6 +187,14 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		return errors.New("serve needs at least one listener: --uhp, --http, --hub or --hivejson")
 	}
 	s := &server{cfg: cfg, log: logger(cmd), conns: map[*sessionConn]struct{}{}, metrics: newMetrics()}
+	var err error
+	if s.allow, err = allowlist.Parse(cfg.allowFrom); err != nil {
+		return fmt.Errorf("--allow-from: %v", err)
+	}
+	frameLength, err := hivejson.ParseFrameLength(cfg.frameLength)
+	if err != nil {
+		return fmt.Errorf("--%v", err)
+	}
 	if cfg.tokenFile != "" {
 		b, err := os.ReadFile(cfg.tokenFile)
 		if err != nil {
@@ -168,7 +207,23 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 			return errors.New("--hivejson with --token-file: the Choose-Turn JSON protocol has no way to present a token; serve it without one, on loopback")
 		}
 	}
-	engineCfg := translate.Config{Log: s.log, EngineOptions: cfg.backend.options, OnRestart: s.metrics.engineRestarts.Inc}
+	spec, err := translate.ParseSpec(cfg.backend.spec)
+	if err != nil {
+		return err
+	}
+	switch {
+	case cfg.poolHashMB < 1:
+		return fmt.Errorf("--pool-hash-mb %d: want at least 1", cfg.poolHashMB)
+	case cfg.sessionMaxThreads < 1:
+		return fmt.Errorf("--session-max-threads %d: want at least 1", cfg.sessionMaxThreads)
+	case cfg.sessionMaxHash < 1:
+		return fmt.Errorf("--session-max-hash %d: want at least 1", cfg.sessionMaxHash)
+	}
+	engineOptions := cfg.backend.options
+	if spec.Kind == "native" {
+		engineOptions = append([]string{"HashMB=" + strconv.Itoa(cfg.poolHashMB)}, engineOptions...)
+	}
+	engineCfg := translate.Config{Log: s.log, EngineOptions: engineOptions, OnRestart: s.metrics.engineRestarts.Inc}
 	open := func(ctx context.Context) (translate.Engine, error) {
 		return translate.Open(ctx, cfg.backend.spec, engineCfg)
 	}
@@ -177,8 +232,9 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		return err
 	}
 	s.pool = translate.NewPool(open, translate.PoolConfig{Limit: cfg.poolLimit, Queue: cfg.poolQueue, Wait: cfg.poolWait})
+	s.sessionOptions = s.pool.SessionOptions(first, map[string]int{"Threads": cfg.sessionMaxThreads, "HashMB": cfg.sessionMaxHash})
 	s.pool.Add(first)
-	spec, _ := translate.ParseSpec(cfg.backend.spec) // Open has read it already
+	s.backendKind = spec.Kind
 	s.searcher = metered{Searcher: s.pool.Searcher(), backend: spec.Kind, m: s.metrics}
 	s.expansions = first.Info().Expansions
 	s.interruptible = translate.Interruptible(first)
@@ -209,6 +265,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 			DefaultTime: 5 * time.Second,
 			IdleTimeout: cfg.idle,
 			MaxFrame:    cfg.maxLine,
+			FrameLength: frameLength,
 			Log:         s.log.With().Str("protocol", "hivejson").Logger(),
 		})
 	}
@@ -235,8 +292,18 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	var (
 		listeners []net.Listener
 		httpSrv   *http.Server
-		serveErr  = make(chan error, 2)
+		// One place for each listener (three TCP, one HTTP), so that
+		// none is left blocked on it once serve has stopped reading.
+		serveErr = make(chan error, 4)
 	)
+	// A listener that fails to open stops serve: those opened before it
+	// are closed, and their goroutines end.
+	fail := func(err error) error {
+		for _, l := range listeners {
+			l.Close()
+		}
+		return err
+	}
 	for _, lc := range []struct {
 		name, addr string
 		serve      func(net.Conn)
@@ -250,7 +317,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		}
 		l, err := net.Listen("tcp", loopback(lc.addr))
 		if err != nil {
-			return err
+			return fail(err)
 		}
 		listeners = append(listeners, l)
 		s.log.Info().Str("addr", l.Addr().String()).Str("protocol", lc.name).Msg("serving over TCP")
@@ -260,7 +327,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	if cfg.httpAddr != "" {
 		l, err := net.Listen("tcp", loopback(cfg.httpAddr))
 		if err != nil {
-			return err
+			return fail(err)
 		}
 		httpSrv = &http.Server{Handler: s.httpHandler(), ReadHeaderTimeout: 10 * time.Second}
 		s.log.Info().Str("addr", l.Addr().String()).Msg("serving HTTP and WebSocket")
@@ -337,6 +404,16 @@ func (s *server) track(c *sessionConn) func() {
 	}
 }
 
+// allowed reports whether --allow-from lets the client at remote in,
+// counting a refusal.
+func (s *server) allowed(remote net.Addr) bool {
+	if s.allow.Allows(remote) {
+		return true
+	}
+	s.metrics.refused.WithLabelValues("allow_from").Inc()
+	return false
+}
+
 // admit takes a session slot, or says why not.
 func (s *server) admit() error {
 	if s.draining.Load() {
@@ -350,14 +427,23 @@ func (s *server) admit() error {
 	return nil
 }
 
+// newSessionSearcher returns the searcher of one session, counted in the
+// metrics, with the options the session may set for its searches.
+func (s *server) newSessionSearcher() (engine.Searcher, []*engine.Option) {
+	searcher, options := s.sessionOptions.New()
+	return metered{Searcher: searcher, backend: s.backendKind, m: s.metrics}, options
+}
+
 // newSession returns a UHP session for one connection.
 func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 	id := s.nextID.Add(1)
 	log := s.log.With().Uint64("session", id).Str("protocol", protocol).Logger()
+	searcher, options := s.newSessionSearcher()
 	cfg := uhp.Config{
 		ID:         "hivebridge v" + version,
 		Expansions: s.expansions,
-		Searcher:   s.searcher,
+		Searcher:   searcher,
+		Options:    options,
 		Log:        log,
 		MaxLine:    s.cfg.maxLine,
 		OnCommand: func(command string, took time.Duration, err error) {

@@ -38,7 +38,20 @@ func (s *server) httpHandler() http.Handler {
 	mux.Handle("GET /{$}", page)
 	mux.Handle("GET "+web.AssetPrefix, page)
 	mux.Handle("/", s.requireToken(private))
-	return mux
+	return s.allowFrom(mux)
+}
+
+// allowFrom refuses, with 403, requests from clients --allow-from does not
+// list.
+func (s *server) allowFrom(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.allow.AllowsHostPort(r.RemoteAddr) {
+			s.metrics.refused.WithLabelValues("allow_from").Inc()
+			http.Error(w, notAllowed(r.RemoteAddr).Error(), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // requireToken refuses requests without the bearer token, when the server

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 
-	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 )
 
@@ -28,10 +27,18 @@ func (s *server) serveHub(raw net.Conn) {
 	if !s.native {
 		name += " via " + s.backendID
 	}
+	searcher, options := s.newSessionSearcher()
+	var settings []hub.Setting
+	for _, o := range options {
+		if st, ok := hub.SettingOf(o); ok {
+			settings = append(settings, st)
+		}
+	}
 	session := hub.NewSession(hub.Config{
 		ID:            hub.ID{Name: name, Version: version},
 		Expansions:    s.expansions,
-		Searcher:      s.searcher,
+		Searcher:      searcher,
+		Settings:      settings,
 		Interruptible: s.interruptible,
 		Fallback:      s.fallback,
 		MaxLine:       s.cfg.maxLine,
@@ -52,10 +59,12 @@ func (s *server) serveHub(raw net.Conn) {
 func (s *server) serveJSON(conn net.Conn) {
 	defer s.active.Done()
 	defer conn.Close()
+	if !s.allowed(conn.RemoteAddr()) {
+		s.jsonServer.Refuse(conn, notAllowed(conn.RemoteAddr().String()))
+		return
+	}
 	if err := s.admit(); err != nil {
-		if frame, ferr := hivejson.EncodeFrame(hivejson.NewErrorFrame(err)); ferr == nil {
-			conn.Write(frame)
-		}
+		s.jsonServer.Refuse(conn, err)
 		return
 	}
 	defer s.sessions.Add(-1)

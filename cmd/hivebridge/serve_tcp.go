@@ -80,6 +80,10 @@ type lineSession struct {
 // (the protocol's error line) and returns false.
 func (s *server) admitLine(raw net.Conn, protocol string, refuse func(w io.Writer, msg string)) (*lineSession, bool) {
 	conn := &deadlineConn{Conn: raw, idle: s.cfg.idle, draining: &s.draining}
+	if !s.allowed(raw.RemoteAddr()) {
+		refuse(conn, notAllowed(raw.RemoteAddr().String()).Error())
+		return nil, false
+	}
 	if err := s.admit(); err != nil {
 		refuse(conn, err.Error())
 		return nil, false

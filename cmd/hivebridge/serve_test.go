@@ -51,7 +51,8 @@ type daemon struct {
 }
 
 // startDaemon runs hivebridge serve with args plus listeners on free ports,
-// and returns once it listens.
+// and returns once it listens on all of them (--hub and --hivejson too,
+// when args ask for them).
 func startDaemon(t *testing.T, args ...string) *daemon {
 	t.Helper()
 	d := &daemon{goroutines: runtime.NumGoroutine()}
@@ -65,7 +66,8 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 	go func() { done <- root.ExecuteContext(ctx) }()
 	listening := regexp.MustCompile(`(uhp|http|hub|hivejson) listening on (\S+)`)
 	deadline := time.Now().Add(10 * time.Second)
-	for d.uhpAddr == "" || d.httpAddr == "" {
+	wantHub, wantJSON := slices.Contains(args, "--hub"), slices.Contains(args, "--hivejson")
+	for d.uhpAddr == "" || d.httpAddr == "" || (wantHub && d.hubAddr == "") || (wantJSON && d.jsonAddr == "") {
 		select {
 		case err := <-done:
 			cancel()
@@ -531,13 +533,6 @@ func TestServePairViewers(t *testing.T) {
 // request, each answered with a legal move.
 func TestServeHubAndJSON(t *testing.T) {
 	d := startDaemon(t, "--hub", "127.0.0.1:0", "--hivejson", "127.0.0.1:0")
-	deadline := time.Now().Add(5 * time.Second)
-	for d.hubAddr == "" || d.jsonAddr == "" {
-		if time.Now().After(deadline) {
-			t.Fatal("no hub or hivejson listener")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	gui := dialTCP(t, d.hubAddr)
 	fmt.Fprintln(gui.conn, "hub")
 	var lines []string

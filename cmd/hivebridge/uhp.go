@@ -31,7 +31,7 @@ type backendFlags struct {
 }
 
 func (b *backendFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&b.spec, "backend", "native", `the engine that chooses the moves: native, "uhp:<program> [args...]", "hub:<program> [args...]" or hivejson://host:port`)
+	cmd.Flags().StringVar(&b.spec, "backend", "native", `the engine that chooses the moves: native, "uhp:<program> [args...]", "hub:<program> [args...]" or hivejson://host:port[?frame-length=utf8]`)
 	cmd.Flags().StringArrayVar(&b.options, "engine-option", nil, "set a backend option, Name=Value (repeatable); checked against the options the backend declares")
 }
 

@@ -52,6 +52,10 @@ func NewClient(conn net.Conn, maxLen int) *Client {
 	return &Client{conn: conn, dec: NewDecoder(maxLen)}
 }
 
+// SetFrameLength makes the Client read the module's frame lengths, and its
+// limit, in l.
+func (c *Client) SetFrameLength(l FrameLength) { c.dec.SetFrameLength(l) }
+
 // Greet sends a Greetings request and returns the module's answer.
 func (c *Client) Greet(ctx context.Context, requestID string) (*GreetingsResponse, error) {
 	var resp *GreetingsResponse
@@ -158,6 +162,9 @@ func (c *Client) ioError(ctx context.Context, err error) error {
 	case errors.Is(ctx.Err(), context.Canceled):
 		return ctx.Err()
 	case ctx.Err() != nil, errors.Is(err, os.ErrDeadlineExceeded):
+		if stalled := c.dec.Stalled(); stalled != nil {
+			return fmt.Errorf("%w: %w: %w", ErrNoReply, os.ErrDeadlineExceeded, stalled)
+		}
 		return fmt.Errorf("%w: %w", ErrNoReply, os.ErrDeadlineExceeded)
 	case errors.Is(err, io.EOF), errors.Is(err, ErrTruncated), errors.Is(err, net.ErrClosed), errors.Is(err, io.ErrClosedPipe):
 		return fmt.Errorf("%w: %w", ErrPeerClosed, err)

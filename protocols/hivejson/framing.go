@@ -3,9 +3,11 @@ package hivejson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,8 +24,50 @@ import (
 // the reference framing library count UTF-8 bytes: hivebridge writes
 // ASCII-only JSON, every rune above 0x7F escaped as \uXXXX (a surrogate
 // pair for a rune beyond the BMP), so that bytes, UTF-16 units and code
-// points agree on what it sends, and reads the UTF-16 count, which is what
-// the original peers send.
+// points agree on what it sends, and reads lengths in the unit its
+// FrameLength says, UTF-16 units unless told otherwise, which is what the
+// original peers send.
+
+// FrameLength is what the length of the frames a peer sends counts.
+type FrameLength int
+
+const (
+	// UTF16Units is the original's count, JavaScript's String.length.
+	UTF16Units FrameLength = iota
+	// UTF8Bytes is the count of newer versions of the framing library.
+	UTF8Bytes
+)
+
+// ParseFrameLength reads the name of a FrameLength, as the frame-length
+// option gives it: utf16 or utf8.
+func ParseFrameLength(s string) (FrameLength, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "utf16", "utf-16":
+		return UTF16Units, nil
+	case "utf8", "utf-8":
+		return UTF8Bytes, nil
+	}
+	return 0, fmt.Errorf("frame-length %q: want utf16 (UTF-16 code units, the original's count) or utf8 (UTF-8 bytes)", s)
+}
+
+// String is the name ParseFrameLength reads.
+func (l FrameLength) String() string {
+	if l == UTF8Bytes {
+		return "utf8"
+	}
+	return "utf16"
+}
+
+// units names what l counts, for messages.
+func (l FrameLength) units() string {
+	if l == UTF8Bytes {
+		return "UTF-8 bytes"
+	}
+	return "UTF-16 code units"
+}
+
+// other is the count l is not.
+func (l FrameLength) other() FrameLength { return 1 - l }
 
 // Error is a sentinel error of this package. It is a string constant, so
 // that the package holds no mutable state, and errors.Is compares it.
@@ -44,10 +88,14 @@ const (
 	ErrSplitCharacter Error = "hivejson: frame length ends inside a character"
 	ErrTruncated      Error = "hivejson: input ended inside a frame"
 	ErrInvalidJSON    Error = "hivejson: frame body is not valid JSON"
+	// ErrFrameLength: the body is not valid JSON at its length as
+	// counted, but is at the same length in the other count: the peer
+	// counts in the other unit, and the frame-length option says which.
+	ErrFrameLength Error = "hivejson: the peer counts frame lengths in the other unit"
 )
 
-// DefaultMaxLen is the largest frame length, in UTF-16 code units, that a
-// Decoder accepts unless told otherwise. The wire doc: "Cap the length you
+// DefaultMaxLen is the largest frame length (in UTF-16 code units, or
+// bytes) that a Decoder accepts unless told otherwise. The wire doc: "Cap the length you
 // accept." The largest honest message, a Choose Turn request late in a long
 // game, carries a turn history of about 70 bytes a ply: 4 Mi units is some
 // fifty thousand plies.
@@ -67,6 +115,8 @@ type FrameError struct {
 	Header string // the header as read, up to maxHeader bytes
 	Length int64  // the declared length, when it was read, else -1
 	Detail string // more words, such as the JSON syntax error
+
+	consumed int // bytes of the body the Decoder skips past it
 }
 
 func (e *FrameError) Error() string {
@@ -227,13 +277,14 @@ func DecodeFrame(data []byte, maxLen int) (json.RawMessage, error) {
 // which reads the reference implementation's header, skips it.
 type Decoder struct {
 	maxLen int
+	length FrameLength // what a frame's length counts
 	buf    []byte
 	off    int   // start of the unconsumed input in buf
 	pos    int64 // stream offset of buf[off]
 	resync bool  // skipping to the next header after a bad one
 	// The body of the frame at off, as far as it has been scanned: bytes
-	// and UTF-16 units, so that a frame fed one byte at a time is scanned
-	// once, not once per byte.
+	// and units, so that a frame fed one byte at a time is scanned once,
+	// not once per byte.
 	scanBytes, scanUnits int
 }
 
@@ -245,6 +296,10 @@ func NewDecoder(maxLen int) *Decoder {
 	}
 	return &Decoder{maxLen: maxLen}
 }
+
+// SetFrameLength makes the Decoder count frame lengths, and its limit, in
+// l, before it is fed.
+func (d *Decoder) SetFrameLength(l FrameLength) { d.length = l }
 
 // Feed appends p, the next bytes of the stream, to the Decoder's input. The
 // Decoder keeps its own copy.
@@ -319,7 +374,7 @@ func (d *Decoder) Next() (json.RawMessage, error) {
 			Detail: fmt.Sprintf("no '#' within %d bytes", maxHeader)}
 	}
 	header := in[:hash]
-	n, herr := parseLength(header, d.maxLen)
+	n, herr := parseLength(header, d.maxLen, d.length)
 	if herr != nil {
 		d.consume(hash + 1)
 		d.resync = true
@@ -327,7 +382,48 @@ func (d *Decoder) Next() (json.RawMessage, error) {
 		return nil, herr
 	}
 	body := in[hash+1:]
-	// Count the body's UTF-16 units, resuming where the last call stopped.
+	i, err := d.scan(body, n)
+	if err == ErrNeedMore {
+		return nil, ErrNeedMore
+	}
+	if err != nil {
+		fe := err.(*FrameError)
+		fe.Offset, fe.Header = start, string(header)
+		d.consume(hash + 1 + fe.consumed)
+		return nil, fe
+	}
+	msg := append(json.RawMessage(nil), body[:i]...)
+	if json.Valid(msg) {
+		d.consume(hash + 1 + i)
+		return msg, nil
+	}
+	fe := &FrameError{Err: ErrInvalidJSON, Offset: start, Header: string(header), Length: int64(n), Detail: jsonSyntaxError(msg)}
+	if other, ok := d.otherReading(body, n, i); ok && json.Valid(body[:other]) {
+		// Read at the peer's count, the frame is whole: the stream goes
+		// on in step, and the error says which count to set.
+		fe.Err = ErrFrameLength
+		fe.Detail = fmt.Sprintf("the body is not valid JSON at %d %s, but is at %d %s; set frame-length %s", n, d.length.units(), n, d.length.other().units(), d.length.other())
+		d.consume(hash + 1 + other)
+		return nil, fe
+	}
+	if !isASCII(body[:i]) {
+		fe.Detail += fmt.Sprintf(" (the length was read as %s, frame-length %s; if the peer counts %s, set frame-length %s)", d.length.units(), d.length, d.length.other().units(), d.length.other())
+	}
+	d.consume(hash + 1 + i)
+	return nil, fe
+}
+
+// scan finds where a body of n units (as the Decoder counts them) ends,
+// resuming where the last call stopped; it returns ErrNeedMore when the
+// body has not all arrived, and a *FrameError (with consumed set) when the
+// count ends inside a character.
+func (d *Decoder) scan(body []byte, n int) (int, error) {
+	if d.length == UTF8Bytes {
+		if len(body) < n {
+			return 0, ErrNeedMore
+		}
+		return n, nil
+	}
 	i, units := d.scanBytes, d.scanUnits
 	for units < n && i < len(body) {
 		c := body[i]
@@ -342,8 +438,7 @@ func (d *Decoder) Next() (json.RawMessage, error) {
 		r, size := utf8.DecodeRune(body[i:])
 		w := runeUnits(r)
 		if units+w > n {
-			d.consume(hash + 1 + i + size)
-			return nil, &FrameError{Err: ErrSplitCharacter, Offset: start, Header: string(header), Length: int64(n),
+			return 0, &FrameError{Err: ErrSplitCharacter, Length: int64(n), consumed: i + size,
 				Detail: fmt.Sprintf("the length ends between the two UTF-16 units of %U", r)}
 		}
 		units += w
@@ -351,24 +446,46 @@ func (d *Decoder) Next() (json.RawMessage, error) {
 	}
 	if units < n {
 		d.scanBytes, d.scanUnits = i, units
-		return nil, ErrNeedMore
+		return 0, ErrNeedMore
 	}
-	msg := append(json.RawMessage(nil), body[:i]...)
-	d.consume(hash + 1 + i)
-	if !json.Valid(msg) {
-		var v any
-		detail := "empty body"
-		if err := json.Unmarshal(msg, &v); err != nil {
-			detail = err.Error()
+	return i, nil
+}
+
+// otherReading returns the bytes of a body of n units in the count the
+// Decoder does not use, when that reading is shorter than the one it made
+// (i bytes) and so has arrived whole: a byte-counting peer's frame read as
+// UTF-16 units runs on into what follows it. A longer reading (a
+// UTF-16-counting peer's frame read as bytes) may not have arrived yet, and
+// waiting for it would make the Decoder's answer depend on how the stream
+// was cut, so it is not tried; the error then only names the option.
+func (d *Decoder) otherReading(body []byte, n, i int) (int, bool) {
+	if d.length != UTF16Units || n >= i {
+		return 0, false
+	}
+	return n, true
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
 		}
-		return nil, &FrameError{Err: ErrInvalidJSON, Offset: start, Header: string(header), Length: int64(n), Detail: detail}
 	}
-	return msg, nil
+	return true
+}
+
+// jsonSyntaxError says why b is not valid JSON.
+func jsonSyntaxError(b []byte) string {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err.Error()
+	}
+	return "empty body"
 }
 
 // parseLength reads a frame header, the text before '#': decimal digits
 // only (leading zeros allowed), at most maxLen.
-func parseLength(h []byte, maxLen int) (int, *FrameError) {
+func parseLength(h []byte, maxLen int, length FrameLength) (int, *FrameError) {
 	fail := func(err Error, detail string) (int, *FrameError) {
 		return 0, &FrameError{Err: err, Header: string(h), Length: -1, Detail: detail}
 	}
@@ -396,7 +513,7 @@ func parseLength(h []byte, maxLen int) (int, *FrameError) {
 	}
 	if v > uint64(maxLen) {
 		e := &FrameError{Err: ErrFrameTooLong, Header: string(h), Length: int64(v),
-			Detail: fmt.Sprintf("the limit is %d UTF-16 code units", maxLen)}
+			Detail: fmt.Sprintf("the limit is %d %s", maxLen, length.units())}
 		return 0, e
 	}
 	return int(v), nil
@@ -432,6 +549,32 @@ func (d *Decoder) skipToHeader() bool {
 	return false
 }
 
+// Stalled explains a frame that has begun but not ended, once the wait for
+// the rest of it is over (a deadline, an idle timeout, the end of the
+// input). A byte-counting peer's frame with text beyond ASCII, read as
+// UTF-16 units, is longer than what the peer sends, so the Decoder waits
+// for input that never comes: when the bytes buffered hold a whole frame if
+// its length counts UTF-8 bytes, Stalled returns a *FrameError wrapping
+// ErrFrameLength that says to set frame-length utf8; otherwise nil.
+func (d *Decoder) Stalled() error {
+	if d.resync || d.length != UTF16Units {
+		return nil
+	}
+	rest := d.buf[d.off:]
+	in := bytes.TrimLeft(rest, " \t\r\n")
+	hash := bytes.IndexByte(in, '#')
+	if hash < 0 || hash > maxHeader {
+		return nil
+	}
+	n, err := parseLength(in[:hash], d.maxLen, d.length)
+	body := in[hash+1:]
+	if err != nil || len(body) < n || !json.Valid(body[:n]) {
+		return nil
+	}
+	return &FrameError{Err: ErrFrameLength, Offset: d.pos + int64(len(rest)-len(in)), Header: string(in[:hash]), Length: int64(n),
+		Detail: fmt.Sprintf("the body is not whole at %d UTF-16 code units, but is valid JSON at %d UTF-8 bytes; set frame-length utf8", n, n)}
+}
+
 // Finish tells the Decoder that the input has ended. It returns nil if
 // nothing but whitespace (or input skipped after a bad header) is left,
 // and otherwise a *FrameError wrapping ErrTruncated; either way the
@@ -455,8 +598,13 @@ func (d *Decoder) Finish() error {
 	if len(header) > maxHeader {
 		header = header[:maxHeader]
 	}
+	detail := fmt.Sprintf("%d bytes of an unfinished frame", len(in))
+	var stalled *FrameError
+	if errors.As(d.Stalled(), &stalled) {
+		detail += "; " + stalled.Detail
+	}
 	return &FrameError{Err: ErrTruncated, Offset: d.pos + int64(len(d.buf)-d.off-len(in)), Header: string(header), Length: -1,
-		Detail: fmt.Sprintf("%d bytes of an unfinished frame", len(in))}
+		Detail: detail}
 }
 
 // ReadFrame returns the next frame from r, reading as much as it needs and

@@ -81,8 +81,9 @@ func (r result) String() string {
 
 // decodeAll feeds stream to a Decoder in pieces of the given size (0: all
 // at once) and lists what it yields, then what Finish says.
-func decodeAll(stream []byte, piece, maxLen int) []result {
+func decodeAll(stream []byte, piece, maxLen int, length FrameLength) []result {
 	d := NewDecoder(maxLen)
+	d.SetFrameLength(length)
 	var out []result
 	drain := func() {
 		for {
@@ -141,52 +142,68 @@ func TestDecoder(t *testing.T) {
 		stream string
 		maxLen int
 		want   []result
+		length FrameLength
 	}{
-		{"one", ping, 0, []result{{msg: body}}},
-		{"packed", ping + ping + ping, 0, []result{{msg: body}, {msg: body}, {msg: body}}},
-		{"whitespace", " \r\n" + ping + "\n\t" + ping + "\n", 0, []result{{msg: body}, {msg: body}}},
-		{"leading zeros", "0015#" + body, 0, []result{{msg: body}}},
-		{"utf16", "10#" + astral + ping, 0, []result{{msg: astral}, {msg: body}}},
-		{"bmp", `10#{"s":"` + "\u00e9\u732b" + `"}` + ping, 0, []result{{msg: `{"s":"` + "\u00e9\u732b" + `"}`}, {msg: body}}},
-		{"at the cap", ping, 15, []result{{msg: body}}},
-		{"empty", "", 0, nil},
-		{"spaces only", "  \n ", 0, nil},
+		{"one", ping, 0, []result{{msg: body}}, UTF16Units},
+		{"packed", ping + ping + ping, 0, []result{{msg: body}, {msg: body}, {msg: body}}, UTF16Units},
+		{"whitespace", " \r\n" + ping + "\n\t" + ping + "\n", 0, []result{{msg: body}, {msg: body}}, UTF16Units},
+		{"leading zeros", "0015#" + body, 0, []result{{msg: body}}, UTF16Units},
+		{"utf16", "10#" + astral + ping, 0, []result{{msg: astral}, {msg: body}}, UTF16Units},
+		{"bmp", `10#{"s":"` + "\u00e9\u732b" + `"}` + ping, 0, []result{{msg: `{"s":"` + "\u00e9\u732b" + `"}`}, {msg: body}}, UTF16Units},
+		{"at the cap", ping, 15, []result{{msg: body}}, UTF16Units},
+		{"empty", "", 0, nil, UTF16Units},
+		{"spaces only", "  \n ", 0, nil, UTF16Units},
 
-		{"missing hash", body + ping, 0, []result{{err: ErrMissingHash}, {msg: body}}},
-		{"digits then body", "15" + body + ping, 0, []result{{err: ErrMissingHash}, {msg: body}}},
-		{"no hash at all", strings.Repeat("x", 30) + ping, 0, []result{{err: ErrMissingHash}, {msg: body}}},
-		{"non-digit", "abc#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}},
-		{"digit and letter", "1x#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}},
-		{"plus sign", "+15#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}},
-		{"space inside", "1 5#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}},
-		{"empty length", "#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}},
-		{"minus only", "-#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}},
-		{"negative", "-15#" + body + ping, 0, []result{{err: ErrNegativeLength}, {msg: body}}},
-		{"overflow", "99999999999999999999#" + body + ping, 0, []result{{err: ErrLengthOverflow}, {msg: body}}},
-		{"over the cap", ping + ping, 14, []result{{err: ErrFrameTooLong}, {err: ErrFrameTooLong}}},
-		{"over the cap, then small", ping + `2#{}`, 14, []result{{err: ErrFrameTooLong}, {msg: `{}`}}},
-		{"invalid json", `7#{"a":1]` + ping, 0, []result{{err: ErrInvalidJSON}, {msg: body}}},
-		{"not json", `5#hello` + ping, 0, []result{{err: ErrInvalidJSON}, {msg: body}}},
-		{"zero length", `0#` + ping, 0, []result{{err: ErrInvalidJSON}, {msg: body}}},
+		{"missing hash", body + ping, 0, []result{{err: ErrMissingHash}, {msg: body}}, UTF16Units},
+		{"digits then body", "15" + body + ping, 0, []result{{err: ErrMissingHash}, {msg: body}}, UTF16Units},
+		{"no hash at all", strings.Repeat("x", 30) + ping, 0, []result{{err: ErrMissingHash}, {msg: body}}, UTF16Units},
+		{"non-digit", "abc#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}, UTF16Units},
+		{"digit and letter", "1x#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}, UTF16Units},
+		{"plus sign", "+15#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}, UTF16Units},
+		{"space inside", "1 5#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}, UTF16Units},
+		{"empty length", "#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}, UTF16Units},
+		{"minus only", "-#" + body + ping, 0, []result{{err: ErrBadLength}, {msg: body}}, UTF16Units},
+		{"negative", "-15#" + body + ping, 0, []result{{err: ErrNegativeLength}, {msg: body}}, UTF16Units},
+		{"overflow", "99999999999999999999#" + body + ping, 0, []result{{err: ErrLengthOverflow}, {msg: body}}, UTF16Units},
+		{"over the cap", ping + ping, 14, []result{{err: ErrFrameTooLong}, {err: ErrFrameTooLong}}, UTF16Units},
+		{"over the cap, then small", ping + `2#{}`, 14, []result{{err: ErrFrameTooLong}, {msg: `{}`}}, UTF16Units},
+		{"invalid json", `7#{"a":1]` + ping, 0, []result{{err: ErrInvalidJSON}, {msg: body}}, UTF16Units},
+		{"not json", `5#hello` + ping, 0, []result{{err: ErrInvalidJSON}, {msg: body}}, UTF16Units},
+		{"zero length", `0#` + ping, 0, []result{{err: ErrInvalidJSON}, {msg: body}}, UTF16Units},
 		// Too short a length leaves "}" before the next header, which
 		// makes that header bad too; the frame after it is lost with it,
 		// since after a bad header the Decoder skips to the next one.
-		{"length too short", `14#{"type":"ping"}` + ping + ping, 0, []result{{err: ErrInvalidJSON}, {err: ErrBadLength}, {msg: body}}},
-		{"split surrogate", "7#" + astral + ping, 0, []result{{err: ErrSplitCharacter}, {err: ErrMissingHash}, {msg: body}}},
-		{"truncated body", `15#{"type":`, 0, []result{{err: ErrTruncated}}},
-		{"truncated header", ping + "15", 0, []result{{msg: body}, {err: ErrTruncated}}},
-		{"truncated rune", "10#" + astral[:8], 0, []result{{err: ErrTruncated}}},
-		{"junk at the end", ping + "junk", 0, []result{{msg: body}, {err: ErrTruncated}}},
-		{"junk after a bad header", "-1#junk junk", 0, []result{{err: ErrNegativeLength}}},
+		{"length too short", `14#{"type":"ping"}` + ping + ping, 0, []result{{err: ErrInvalidJSON}, {err: ErrBadLength}, {msg: body}}, UTF16Units},
+		{"split surrogate", "7#" + astral + ping, 0, []result{{err: ErrSplitCharacter}, {err: ErrMissingHash}, {msg: body}}, UTF16Units},
+		{"truncated body", `15#{"type":`, 0, []result{{err: ErrTruncated}}, UTF16Units},
+		{"truncated header", ping + "15", 0, []result{{msg: body}, {err: ErrTruncated}}, UTF16Units},
+		{"truncated rune", "10#" + astral[:8], 0, []result{{err: ErrTruncated}}, UTF16Units},
+		{"junk at the end", ping + "junk", 0, []result{{msg: body}, {err: ErrTruncated}}, UTF16Units},
+		{"junk after a bad header", "-1#junk junk", 0, []result{{err: ErrNegativeLength}}, UTF16Units},
+
+		// Lengths in UTF-8 bytes, as newer versions of the framing
+		// library count them.
+		{"bytes", "12#" + astral + ping, 0, []result{{msg: astral}, {msg: body}}, UTF8Bytes},
+		{"bytes, bmp", `13#{"s":"` + "\u00e9\u732b" + `"}` + ping, 0, []result{{msg: `{"s":"` + "\u00e9\u732b" + `"}`}, {msg: body}}, UTF8Bytes},
+		{"bytes at the cap", "12#" + astral, 12, []result{{msg: astral}}, UTF8Bytes},
+		{"bytes over the cap", "12#" + astral + `2#{}`, 11, []result{{err: ErrFrameTooLong}, {msg: `{}`}}, UTF8Bytes},
+		{"bytes cut in a rune", "8#" + astral + ping, 0, []result{{err: ErrInvalidJSON}, {err: ErrMissingHash}, {msg: body}}, UTF8Bytes},
+		// A byte-counting peer read as UTF-16 units: the frame runs on
+		// into the next, which shows the peer's count; the stream goes
+		// on in step. Alone, the frame never ends.
+		{"bytes read as units", "12#" + astral + ping, 0, []result{{err: ErrFrameLength}, {msg: body}}, UTF16Units},
+		{"bytes read as units, alone", "12#" + astral, 0, []result{{err: ErrTruncated}}, UTF16Units},
+		// A UTF-16-counting peer read as bytes: the body is cut short.
+		{"units read as bytes", "10#" + astral + ping, 0, []result{{err: ErrInvalidJSON}, {err: ErrMissingHash}, {msg: body}}, UTF8Bytes},
 	}
 	for _, c := range cases {
-		all := decodeAll([]byte(c.stream), 0, c.maxLen)
+		all := decodeAll([]byte(c.stream), 0, c.maxLen, c.length)
 		if !sameResults(all, c.want) {
 			t.Errorf("%s: %q decodes as %v, want %v", c.name, c.stream, all, c.want)
 			continue
 		}
 		for piece := 1; piece < len(c.stream); piece++ {
-			if got := decodeAll([]byte(c.stream), piece, c.maxLen); !sameResults(got, all) {
+			if got := decodeAll([]byte(c.stream), piece, c.maxLen, c.length); !sameResults(got, all) {
 				t.Errorf("%s: in pieces of %d bytes, %q decodes as %v, want %v", c.name, piece, c.stream, got, all)
 				break
 			}
@@ -215,8 +232,81 @@ func TestFrameErrorWords(t *testing.T) {
 	d = NewDecoder(0)
 	d.Feed([]byte(`3#{x}`))
 	_, err = d.Next()
-	if !errors.Is(err, ErrInvalidJSON) || !strings.Contains(err.Error(), "invalid character") {
-		t.Errorf("invalid JSON: %v", err)
+	if !errors.Is(err, ErrInvalidJSON) || !strings.Contains(err.Error(), "invalid character") || strings.Contains(err.Error(), "frame-length") {
+		t.Errorf("invalid ASCII JSON: %v; want the syntax error alone, the count being no matter", err)
+	}
+}
+
+// TestFrameLengthErrorWords checks that a frame that does not parse at its
+// length as counted names the frame-length option, and the setting that
+// reads it, when it can tell.
+func TestFrameLengthErrorWords(t *testing.T) {
+	astral := `{"s":"` + "\U0001F41D" + `"}` // 10 UTF-16 units, 12 bytes
+	next := func(length FrameLength, stream string) error {
+		d := NewDecoder(0)
+		d.SetFrameLength(length)
+		d.Feed([]byte(stream))
+		_, err := d.Next()
+		return err
+	}
+	for _, c := range []struct {
+		length FrameLength
+		stream string
+		is     error
+		want   string
+	}{
+		{UTF16Units, "12#" + astral + ping, ErrFrameLength,
+			`hivejson: the peer counts frame lengths in the other unit (frame at byte 0, header "12", length 12): the body is not valid JSON at 12 UTF-16 code units, but is at 12 UTF-8 bytes; set frame-length utf8`},
+		{UTF8Bytes, "10#" + astral + ping, ErrInvalidJSON,
+			`hivejson: frame body is not valid JSON (frame at byte 0, header "10", length 10): unexpected end of JSON input (the length was read as UTF-8 bytes, frame-length utf8; if the peer counts UTF-16 code units, set frame-length utf16)`},
+		{UTF16Units, "14#" + astral + ping, ErrInvalidJSON,
+			`hivejson: frame body is not valid JSON (frame at byte 0, header "14", length 14): invalid character '1' after top-level value (the length was read as UTF-16 code units, frame-length utf16; if the peer counts UTF-8 bytes, set frame-length utf8)`},
+	} {
+		if err := next(c.length, c.stream); !errors.Is(err, c.is) || err.Error() != c.want {
+			t.Errorf("%s reading %q:\n%v\nwant\n%s", c.length, c.stream, err, c.want)
+		}
+	}
+	// A byte-counting peer's frame, alone, never ends when read as
+	// UTF-16 units: the wait for it ends, and then Stalled says why;
+	// Finish does too.
+	d := NewDecoder(0)
+	d.Feed([]byte("12#" + astral))
+	if _, err := d.Next(); err != ErrNeedMore {
+		t.Fatalf("Next = %v, want ErrNeedMore", err)
+	}
+	const why = "the body is not whole at 12 UTF-16 code units, but is valid JSON at 12 UTF-8 bytes; set frame-length utf8"
+	if err := d.Stalled(); !errors.Is(err, ErrFrameLength) || !strings.HasSuffix(err.Error(), why) {
+		t.Errorf("Stalled = %v", err)
+	}
+	if err := d.Finish(); !errors.Is(err, ErrTruncated) || !strings.HasSuffix(err.Error(), "; "+why) {
+		t.Errorf("Finish = %v", err)
+	}
+	// A frame merely unfinished, or read as bytes, is not stalled.
+	for _, c := range []struct {
+		length FrameLength
+		stream string
+	}{{UTF16Units, `15#{"type":`}, {UTF16Units, "10#" + astral[:8]}, {UTF8Bytes, "13#" + astral}, {UTF16Units, "junk"}} {
+		d := NewDecoder(0)
+		d.SetFrameLength(c.length)
+		d.Feed([]byte(c.stream))
+		d.Next()
+		if err := d.Stalled(); err != nil {
+			t.Errorf("%s reading %q: Stalled = %v, want nil", c.length, c.stream, err)
+		}
+	}
+}
+
+func TestParseFrameLength(t *testing.T) {
+	for in, want := range map[string]FrameLength{"utf16": UTF16Units, "UTF-16": UTF16Units, "utf8": UTF8Bytes, " utf-8 ": UTF8Bytes} {
+		if got, err := ParseFrameLength(in); err != nil || got != want {
+			t.Errorf("ParseFrameLength(%q) = %v, %v", in, got, err)
+		}
+		if got, _ := ParseFrameLength(want.String()); got != want {
+			t.Errorf("%v does not read back", want)
+		}
+	}
+	if _, err := ParseFrameLength("bytes"); err == nil || err.Error() != `frame-length "bytes": want utf16 (UTF-16 code units, the original's count) or utf8 (UTF-8 bytes)` {
+		t.Errorf("ParseFrameLength(bytes) = %v", err)
 	}
 }
 

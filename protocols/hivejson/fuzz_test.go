@@ -3,6 +3,7 @@ package hivejson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strconv"
 	"testing"
@@ -11,10 +12,12 @@ import (
 )
 
 // FuzzFrameDecoder feeds arbitrary bytes to a Decoder, all at once and in
-// pieces of a fuzzed size. It must never panic, every error must be a
-// *FrameError, both feedings must decode alike, and every frame decoded
-// must round-trip: framed again by AppendRawFrame it is ASCII-only, its
-// length is its byte count, and it decodes to the same JSON value.
+// pieces of a fuzzed size, counting lengths in UTF-16 units and in UTF-8
+// bytes. It must never panic, every error must be a *FrameError, both
+// feedings must decode alike, Stalled must never panic either, and every
+// frame decoded must round-trip: framed again by AppendRawFrame it is
+// ASCII-only, its length is its byte count, and it decodes to the same JSON
+// value in either count.
 func FuzzFrameDecoder(f *testing.F) {
 	seeds := []string{
 		ping, ping + ping, " \n" + ping, "0015#" + `{"type":"ping"}`,
@@ -22,6 +25,7 @@ func FuzzFrameDecoder(f *testing.F) {
 		`{"type":"ping"}`, `5#hello`, `0#`, "2#{}\n3#[1]", `14#{"type":"ping"}` + ping,
 		"10#{\"s\":\"\U0001F41D\"}", "7#{\"s\":\"\U0001F41D\"}", "10#{\"s\":\"\xf0\x9f\"}", "3#\"\xff\"",
 		`6#"\ud83d"`, `5#1e400`, "5000#{}",
+		"12#{\"s\":\"\U0001F41D\"}" + ping, "12#{\"s\":\"\U0001F41D\"}", "13#{\"s\":\"\u00e9\u732b\"}",
 	}
 	for i, s := range seeds {
 		f.Add([]byte(s), uint8(i))
@@ -31,38 +35,64 @@ func FuzzFrameDecoder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, piece uint8) {
 		const maxLen = 4096
-		all := decodeAll(data, 0, maxLen) // panics on an error that is not a *FrameError
-		if split := decodeAll(data, int(piece)+1, maxLen); !sameResults(all, split) {
-			t.Fatalf("at once: %v\nin pieces of %d: %v", all, int(piece)+1, split)
-		}
-		for _, r := range all {
-			if r.err != nil {
-				continue
+		for _, length := range []FrameLength{UTF16Units, UTF8Bytes} {
+			all := decodeAll(data, 0, maxLen, length) // panics on an error that is not a *FrameError
+			if split := decodeAll(data, int(piece)+1, maxLen, length); !sameResults(all, split) {
+				t.Fatalf("%s at once: %v\nin pieces of %d: %v", length, all, int(piece)+1, split)
 			}
-			frame, err := AppendRawFrame(nil, []byte(r.msg))
-			if err != nil {
-				t.Fatalf("a decoded frame %q does not frame again: %v", r.msg, err)
-			}
-			hash := bytes.IndexByte(frame, '#')
-			n, _ := strconv.Atoi(string(frame[:hash]))
-			body := frame[hash+1:]
-			if n != len(body) || n != UTF16Len(body) {
-				t.Fatalf("frame %q: length %d for %d bytes", frame, n, len(body))
-			}
-			for _, c := range body {
-				if c >= 0x80 {
-					t.Fatalf("frame %q is not ASCII", frame)
+			d := NewDecoder(maxLen)
+			d.SetFrameLength(length)
+			d.Feed(data)
+			for {
+				if _, err := d.Next(); err == ErrNeedMore {
+					break
 				}
 			}
-			back, err := DecodeFrame(frame, 0)
-			if err != nil {
-				t.Fatalf("frame %q does not decode: %v", frame, err)
+			if err := d.Stalled(); err != nil && !errors.Is(err, ErrFrameLength) {
+				t.Fatalf("Stalled = %v", err)
 			}
-			if a, b := jsonValue(t, []byte(r.msg)), jsonValue(t, back); !reflect.DeepEqual(a, b) {
-				t.Fatalf("%q framed again reads as %q: %v != %v", r.msg, back, a, b)
+			for _, r := range all {
+				if r.err == nil {
+					checkReframes(t, r.msg)
+				}
 			}
 		}
 	})
+}
+
+// checkReframes checks that a decoded frame, framed again, is ASCII-only,
+// has its byte count for length, and decodes to the same value whether
+// its length is read as UTF-16 units or UTF-8 bytes.
+func checkReframes(t *testing.T, msg string) {
+	frame, err := AppendRawFrame(nil, []byte(msg))
+	if err != nil {
+		t.Fatalf("a decoded frame %q does not frame again: %v", msg, err)
+	}
+	hash := bytes.IndexByte(frame, '#')
+	n, _ := strconv.Atoi(string(frame[:hash]))
+	body := frame[hash+1:]
+	if n != len(body) || n != UTF16Len(body) {
+		t.Fatalf("frame %q: length %d for %d bytes", frame, n, len(body))
+	}
+	for _, c := range body {
+		if c >= 0x80 {
+			t.Fatalf("frame %q is not ASCII", frame)
+		}
+	}
+	back, err := DecodeFrame(frame, 0)
+	if err != nil {
+		t.Fatalf("frame %q does not decode: %v", frame, err)
+	}
+	d := NewDecoder(0)
+	d.SetFrameLength(UTF8Bytes)
+	d.Feed(frame)
+	inBytes, err := d.Next()
+	if err != nil || !bytes.Equal(inBytes, back) {
+		t.Fatalf("frame %q decodes as %q in UTF-16 units, as %q, %v in bytes", frame, back, inBytes, err)
+	}
+	if a, b := jsonValue(t, []byte(msg)), jsonValue(t, back); !reflect.DeepEqual(a, b) {
+		t.Fatalf("%q framed again reads as %q: %v != %v", msg, back, a, b)
+	}
 }
 
 func jsonValue(t *testing.T, b []byte) any {

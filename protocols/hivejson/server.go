@@ -3,6 +3,7 @@ package hivejson
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -47,8 +48,19 @@ type ServerConfig struct {
 	// WriteTimeout bounds each answer's write: a controller that stops
 	// reading is dropped rather than left to block its connection.
 	WriteTimeout time.Duration
-	// MaxFrame caps the length of a request, in UTF-16 code units.
+	// MaxFrame caps the length of a request, in the FrameLength unit.
 	MaxFrame int
+	// FrameLength is what the length of a controller's frames counts:
+	// UTF-16 units (the zero value, the original's), or UTF-8 bytes.
+	FrameLength FrameLength
+	// MaxConns bounds the connections Serve answers at once; one more is
+	// answered with an error frame and closed. Zero means no bound.
+	MaxConns int
+	// Admit, if set, is asked about each connection Serve accepts before
+	// anything is read from it (whether its address is allowed, say); a
+	// connection it refuses is answered with an error frame that carries
+	// the refusal, and closed.
+	Admit func(net.Conn) error
 	// Log receives the diagnostics: connections, requests answered, and
 	// every frame refused or ignored.
 	Log zerolog.Logger
@@ -109,9 +121,11 @@ func NewServer(cfg ServerConfig) *Server {
 // until ctx is done, then closes l, lets every connection finish the
 // request in hand (its search is cancelled with ctx, so it answers at
 // once) and returns nil once all have ended. It returns the listener's
-// error if accepting fails otherwise.
+// error if accepting fails otherwise. A connection over MaxConns, or one
+// that Admit refuses, is answered with an error frame and closed.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	var conns sync.WaitGroup
+	var open atomic.Int64 // connections being served
 	defer conns.Wait()
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
@@ -130,8 +144,42 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			}
 			return err
 		}
-		conns.Go(func() { s.ServeConn(ctx, conn) })
+		if err := s.admit(conn, &open); err != nil {
+			conns.Go(func() { s.Refuse(conn, err) })
+			continue
+		}
+		conns.Go(func() {
+			defer open.Add(-1)
+			s.ServeConn(ctx, conn)
+		})
 	}
+}
+
+// admit takes one of the MaxConns places for conn, or says why not.
+func (s *Server) admit(conn net.Conn, open *atomic.Int64) error {
+	if s.cfg.Admit != nil {
+		if err := s.cfg.Admit(conn); err != nil {
+			return err
+		}
+	}
+	if n := open.Add(1); s.cfg.MaxConns > 0 && n > int64(s.cfg.MaxConns) {
+		open.Add(-1)
+		return fmt.Errorf("hivejson: the module has reached its limit of %d connections; try again later", s.cfg.MaxConns)
+	}
+	return nil
+}
+
+// Refuse answers a connection the module will not serve with one error
+// frame that says why, within the write timeout, and closes it.
+func (s *Server) Refuse(conn net.Conn, why error) {
+	defer conn.Close()
+	s.cfg.Log.Warn().Str("remote", conn.RemoteAddr().String()).Err(why).Msg("connection refused")
+	frame, err := EncodeFrame(NewErrorFrame(why))
+	if err != nil {
+		return
+	}
+	conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+	conn.Write(frame)
 }
 
 // ServeConn answers the requests of one controller on conn until it
@@ -152,6 +200,7 @@ func (s *Server) ServeConn(ctx context.Context, conn net.Conn) error {
 		dec:  NewDecoder(s.cfg.MaxFrame),
 		log:  s.cfg.Log.With().Uint64("conn", s.nextID.Add(1)).Str("remote", conn.RemoteAddr().String()).Logger(),
 	}
+	c.dec.SetFrameLength(s.cfg.FrameLength)
 	// A pending read ends at once when ctx is done; the loop then sees
 	// ctx.Err and stops.
 	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })
@@ -200,6 +249,12 @@ func (c *serverConn) run(ctx context.Context) error {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			if ctx.Err() != nil {
 				return nil
+			}
+			if stalled := c.dec.Stalled(); stalled != nil {
+				// The frame never ended at the length as counted: say
+				// why before hanging up.
+				c.log.Warn().Err(stalled).Msg("a frame never ended; answered with an error frame")
+				c.send(NewErrorFrame(stalled))
 			}
 			return ErrIdle
 		default:

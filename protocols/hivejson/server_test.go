@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -578,6 +579,93 @@ func playOneGame(addr string, i, plies int) error {
 	return nil
 }
 
+// TestServerLimits: a connection over MaxConns, or one that Admit refuses,
+// is answered with one error frame that says why, and closed; a place
+// freed by a controller that leaves is taken by the next.
+func TestServerLimits(t *testing.T) {
+	var admitted atomic.Int32
+	addr := startServer(t, ServerConfig{Searcher: searchFunc(firstLegal), MaxConns: 2, Log: zerolog.Nop(),
+		Admit: func(conn net.Conn) error {
+			if admitted.Add(1) == 4 {
+				return errors.New("not from there")
+			}
+			return nil
+		}})
+	refused := func(c *controller, want string) {
+		t.Helper()
+		c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		msg, ok := c.read().(*ErrorFrame)
+		if !ok || msg.Message != want {
+			t.Errorf("refused with %+v, want an error frame %q", msg, want)
+		}
+		if _, err := c.conn.Read(make([]byte, 1)); err != io.EOF {
+			t.Errorf("after the refusal: %v, want the connection closed", err)
+		}
+	}
+	first, second := dialServer(t, addr), dialServer(t, addr)
+	first.greet("1")
+	second.greet("2")
+	refused(dialServer(t, addr), "hivejson: the module has reached its limit of 2 connections; try again later")
+	refused(dialServer(t, addr), "not from there")
+	first.conn.Close()
+	// Once the server has seen the first leave, its place is free.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		third := dialServer(t, addr)
+		third.send(NewGreetingsRequest("3"))
+		third.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, ok := third.read().(*GreetingsResponse); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the place of a controller that left was never freed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	second.greet("2 again")
+}
+
+// TestServerFrameLength: a controller that counts frame lengths in UTF-8
+// bytes, as newer versions of the framing library do, is read right with
+// FrameLength UTF8Bytes; read as UTF-16 units, its frame with text beyond
+// ASCII never ends, and once the connection has idled it is answered with
+// an error frame that names the setting, then closed. Frames back to back
+// show the count at once, and the stream goes on in step.
+func TestServerFrameLength(t *testing.T) {
+	body := `{"request_type":"Greetings","request_id":"n\u00f1","system_version":"0.1.0 \u00f1"}`
+	body = strings.NewReplacer(`\u00f1`, "\u00f1").Replace(body) // two UTF-8 bytes, one UTF-16 unit, twice
+	byteFrame := []byte(fmt.Sprintf("%d#%s", len(body), body))
+
+	bytesServer := startServer(t, ServerConfig{Searcher: searchFunc(firstLegal), FrameLength: UTF8Bytes, Log: zerolog.Nop()})
+	c := dialServer(t, bytesServer)
+	c.write(byteFrame, 0)
+	if r, ok := c.read().(*GreetingsResponse); !ok || r.ID() != "n\u00f1" {
+		t.Errorf("answered %+v, want the greeting", r)
+	}
+
+	unitsServer := startServer(t, ServerConfig{Searcher: searchFunc(firstLegal), IdleTimeout: 300 * time.Millisecond, Log: zerolog.Nop()})
+	c = dialServer(t, unitsServer)
+	next, _ := EncodeFrame(NewGreetingsRequest("in step"))
+	c.write(append(append([]byte{}, byteFrame...), next...), 0)
+	e, ok := c.read().(*ErrorFrame)
+	const why = "set frame-length utf8"
+	if !ok || !strings.HasSuffix(e.Message, why) || !strings.Contains(e.Message, "the peer counts frame lengths in the other unit") {
+		t.Errorf("frames back to back answered %+v, want an error frame ending %q", e, why)
+	}
+	if r, ok := c.read().(*GreetingsResponse); !ok || r.ID() != "in step" {
+		t.Errorf("the frame after answered with %+v, want the greeting: the stream out of step", r)
+	}
+	c = dialServer(t, unitsServer)
+	c.write(byteFrame, 0)
+	c.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if e, ok := c.read().(*ErrorFrame); !ok || !strings.HasSuffix(e.Message, why) {
+		t.Errorf("a stalled frame answered %+v, want an error frame ending %q", e, why)
+	}
+	if _, err := c.conn.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("after the stalled frame: %v, want the connection closed", err)
+	}
+}
+
 // TestServerShutdown: when the server's context ends, a search in
 // progress is stopped and still answered, an idle connection is closed,
 // and Serve returns.
@@ -627,9 +715,10 @@ func TestServerShutdown(t *testing.T) {
 	checkGoroutines(t, before)
 }
 
-// FuzzServerConn sends arbitrary bytes to a connection handler: it must
-// not panic, must answer only with well-formed frames, and must end when
-// the controller hangs up.
+// FuzzServerConn sends arbitrary bytes to a connection handler, which
+// reads frame lengths in UTF-16 units or UTF-8 bytes: it must not panic,
+// must answer only with well-formed frames, and must end when the
+// controller hangs up.
 func FuzzServerConn(f *testing.F) {
 	for _, name := range []string{"greetings_request.frame", "error.frame", "greetings_reply.frame"} {
 		f.Add(readFixture(f, name))
@@ -638,7 +727,9 @@ func FuzzServerConn(f *testing.F) {
 	f.Add([]byte(`abc#{}5#hello2#{}26#{"request_type":"Dance!"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ours, theirs := net.Pipe()
-		s := NewServer(ServerConfig{Greeting: testGreeting(), Searcher: searchFunc(firstLegal), MaxFrame: 1 << 16, Log: zerolog.Nop()})
+		// Both counts of frame lengths, by the input's length.
+		length := FrameLength(len(data) % 2)
+		s := NewServer(ServerConfig{Greeting: testGreeting(), Searcher: searchFunc(firstLegal), MaxFrame: 1 << 16, FrameLength: length, Log: zerolog.Nop()})
 		served := make(chan error, 1)
 		go func() { served <- s.ServeConn(context.Background(), ours) }()
 		replies := make(chan []byte, 1)

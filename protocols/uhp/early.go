@@ -15,7 +15,7 @@ import (
 // and for a piece on top of a stack its height as a fourth number,
 // "WB1[1,-1,0,1]". A pass is "PASS". The core board has no absolute
 // coordinates (the hive may drift anywhere on its wrapping grid), so a
-// Layout measures them by replaying the game from its first piece.
+// Layout measures them from the first piece, move by move.
 
 // axial is a hexagon's position in axial coordinates: q to the east, r to
 // the south-east; in cube coordinates x = q, z = r and y = -q-r.
@@ -42,35 +42,94 @@ func abs(n int) int {
 }
 
 // Layout is the absolute position of every piece of a game, for the early
-// draft's notation.
+// draft's notation. It follows its game: moves are played and taken back
+// through it, each a step of its own, so that a session keeps one Layout
+// for its game and never replays the game to write or read a move; a game
+// of n moves loads in O(n).
 type Layout struct {
 	game *core.Game
 	at   [core.NumPieces]axial
+	// steps holds, for each move of the game, what Undo restores: the
+	// piece moved (NoPiece for a pass) and where it stood before.
+	steps []step
 	// history holds, for each move of the game, the history command's
 	// entry: where the piece stood before, " > ", and the move.
 	history []string
 }
 
+type step struct {
+	piece core.Piece
+	was   axial
+}
+
 // LayoutOf measures the absolute positions of the pieces of g by replaying
-// its moves from the first piece, which stands at the origin.
+// its moves once from the first piece, which stands at the origin. The
+// Layout then follows g: play and take back its moves through it.
 func LayoutOf(g *core.Game) *Layout {
 	l := &Layout{game: core.NewGame(g.Type(), core.RepetitionDraw(g.RepetitionDrawOn()))}
 	for _, m := range g.History() {
-		entry := "PASS"
-		if m != core.Pass {
-			p := m.Piece()
-			was := FormatEarlyPiece(p) + "[]"
-			if !l.game.InHand(p) {
-				was = formatEarlyPosition(p, l.at[p], l.game.Level(p))
-			}
-			entry = was + " > " + l.FormatMove(m)
-			l.at[p] = l.locate(m)
-		}
-		l.history = append(l.history, entry)
-		l.game.Play(m)
+		l.Play(m)
 	}
 	l.game = g
 	return l
+}
+
+// LoadEarly plays the moves of gs, written in the early draft's notation,
+// from the start of a game of its type, each read against the positions
+// the moves before it reached and checked against the rules, and returns
+// the game with its Layout. Like Load, it recomputes the state and turn.
+func (gs GameString) LoadEarly(opts ...core.GameOption) (*core.Game, *Layout, error) {
+	g := core.NewGame(gs.Type, opts...)
+	l := LayoutOf(g)
+	if err := gs.playEach(l.ParseMove, l.PlayChecked); err != nil {
+		return nil, nil, err
+	}
+	return g, l, nil
+}
+
+// Fork returns a Layout of a copy of the game, on which to play a line
+// ahead without touching this one; the moves played before the fork cannot
+// be taken back on it, nor does its history hold them.
+func (l *Layout) Fork() *Layout { return &Layout{game: l.game.Clone(), at: l.at} }
+
+// Play plays m, a legal move of the layout's game, on the game, and
+// measures where the piece goes.
+func (l *Layout) Play(m core.Move) {
+	entry, st := "PASS", step{piece: core.NoPiece}
+	if m != core.Pass {
+		p := m.Piece()
+		was := FormatEarlyPiece(p) + "[]"
+		if !l.game.InHand(p) {
+			was = formatEarlyPosition(p, l.at[p], l.game.Level(p))
+		}
+		to := l.locate(m)
+		entry = was + " > " + formatEarlyPosition(p, to, l.game.Height(m.To()))
+		st = step{piece: p, was: l.at[p]}
+		l.at[p] = to
+	}
+	l.steps = append(l.steps, st)
+	l.history = append(l.history, entry)
+	l.game.Play(m)
+}
+
+// PlayChecked plays m if it is legal, and otherwise says why not.
+func (l *Layout) PlayChecked(m core.Move) error {
+	if err := l.game.CheckMove(m); err != nil {
+		return err
+	}
+	l.Play(m)
+	return nil
+}
+
+// Undo takes back the last move of the layout's game, which must have one
+// played through the layout.
+func (l *Layout) Undo() {
+	n := len(l.steps) - 1
+	if st := l.steps[n]; st.piece != core.NoPiece {
+		l.at[st.piece] = st.was
+	}
+	l.steps, l.history = l.steps[:n], l.history[:n]
+	l.game.Undo()
 }
 
 // locate returns the absolute position of the destination of m, a legal

@@ -67,6 +67,7 @@ type Config struct {
 type Engine struct {
 	cfg       Config
 	game      *core.Game  // nil until the first newgame
+	layout    *Layout     // the game's, in the early dialect: moves go through it
 	spellings []string    // the text of each move of game
 	remote    *remoteGame // the viewer's side, in a remote game
 	forfeited *forfeit    // set once a player forfeits
@@ -310,27 +311,46 @@ func (e *Engine) gameString() string {
 	return GameString{Type: e.game.Type(), State: e.state(), Turn: TurnOf(e.game), Moves: e.spellings}.String()
 }
 
-// readMove reads a move in the session's dialect.
-func (e *Engine) readMove(s string, g *core.Game) (core.Move, error) {
+// setGame makes g the session's game, with its layout in the early
+// dialect (l, or a new one if l is nil).
+func (e *Engine) setGame(g *core.Game, l *Layout) {
+	e.game, e.layout = g, nil
 	if e.cfg.Dialect == Early {
-		return LayoutOf(g).ParseMove(s)
+		if l == nil {
+			l = LayoutOf(g)
+		}
+		e.layout = l
 	}
-	return ParseMove(s, g)
+}
+
+// readMove reads a move of the session's game in its dialect.
+func (e *Engine) readMove(s string) (core.Move, error) {
+	if e.layout != nil {
+		return e.layout.ParseMove(s)
+	}
+	return ParseMove(s, e.game)
+}
+
+// playMove plays a legal move of the session's game, through its layout
+// in the early dialect.
+func (e *Engine) playMove(m core.Move) {
+	if e.layout != nil {
+		e.layout.Play(m)
+		return
+	}
+	e.game.Play(m)
 }
 
 // writeMoves spells moves of the current position canonically in the
 // session's dialect.
 func (e *Engine) writeMoves(moves []core.Move) []string {
 	out := make([]string, len(moves))
-	if e.cfg.Dialect == Early {
-		layout := LayoutOf(e.game)
-		for i, m := range moves {
-			out[i] = layout.FormatMove(m)
-		}
-		return out
-	}
 	for i, m := range moves {
-		out[i] = FormatMove(m, e.game)
+		if e.layout != nil {
+			out[i] = e.layout.FormatMove(m)
+		} else {
+			out[i] = FormatMove(m, e.game)
+		}
 	}
 	return out
 }
@@ -345,6 +365,7 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 	opt := core.RepetitionDraw(e.repetitionDraw.Value() == "True")
 	var (
 		g         *core.Game
+		layout    *Layout
 		spellings []string
 	)
 	switch {
@@ -361,7 +382,11 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 		if err != nil {
 			return fmt.Errorf("Unable to parse GameString: %v.", err)
 		}
-		g, err = gs.LoadWith(e.readMove, opt)
+		if e.cfg.Dialect == Early {
+			g, layout, err = gs.LoadEarly(opt)
+		} else {
+			g, err = gs.Load(opt)
+		}
 		if err != nil {
 			var le *LoadError
 			if errors.As(err, &le) {
@@ -383,7 +408,8 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 	if err := engine.Forget(ctx, e.cfg.Searcher); err != nil {
 		e.cfg.Log.Warn().Err(err).Msg("the searcher could not forget the last game")
 	}
-	e.game, e.spellings, e.forfeited = g, spellings, nil
+	e.setGame(g, layout)
+	e.spellings, e.forfeited = spellings, nil
 	e.recordBegun()
 	writeLines(w, e.gameString())
 	return nil
@@ -399,13 +425,14 @@ func (e *Engine) play(ctx context.Context, text string, w io.Writer) error {
 		return errGameOver
 	}
 	text = strings.Join(strings.Fields(text), " ")
-	m, err := e.readMove(text, e.game)
+	m, err := e.readMove(text)
 	if err != nil {
 		return invalidMove{fmt.Errorf("Unable to parse move %q: %v.", text, strings.TrimSuffix(err.Error(), "."))}
 	}
-	if err := e.game.PlayChecked(m); err != nil {
+	if err := e.game.CheckMove(m); err != nil {
 		return invalidMove{err}
 	}
+	e.playMove(m)
 	if m == core.Pass {
 		text = "pass"
 		if e.cfg.Dialect == Early {
@@ -546,17 +573,23 @@ func (e *Engine) progressLine(p engine.Progress) string {
 // that is not legal there.
 func (e *Engine) formatLine(moves []core.Move) []string {
 	g := e.game.Clone()
+	var layout *Layout
+	if e.layout != nil {
+		layout = e.layout.Fork()
+		g = layout.game
+	}
 	out := make([]string, 0, len(moves))
 	for _, m := range moves {
 		if !g.Legal(m) {
 			break
 		}
-		if e.cfg.Dialect == Early {
-			out = append(out, LayoutOf(g).FormatMove(m))
+		if layout != nil {
+			out = append(out, layout.FormatMove(m))
+			layout.Play(m)
 		} else {
 			out = append(out, FormatMove(m, g))
+			g.Play(m)
 		}
-		g.Play(m)
 	}
 	return out
 }
@@ -583,7 +616,11 @@ func (e *Engine) undo(args []string, w io.Writer) error {
 	}
 	e.forfeited = nil
 	for range n {
-		e.game.Undo()
+		if e.layout != nil {
+			e.layout.Undo()
+		} else {
+			e.game.Undo()
+		}
 	}
 	e.spellings = e.spellings[:len(e.spellings)-n]
 	e.bestFor = -1
@@ -675,6 +712,6 @@ func (e *Engine) history(w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
-	writeLines(w, LayoutOf(e.game).History())
+	writeLines(w, e.layout.History())
 	return nil
 }

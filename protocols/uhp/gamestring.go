@@ -236,24 +236,10 @@ func ParseGameString(s string) (GameString, error) {
 // recomputes them, so that a viewer unaware of a rule (the repetition draw,
 // say) can still hand over its game.
 func (gs GameString) Load(opts ...core.GameOption) (*core.Game, error) {
-	return gs.LoadWith(ParseMove, opts...)
-}
-
-// MoveReader reads a MoveString in the position of a game: ParseMove, or
-// a dialect's own reader.
-type MoveReader func(s string, g *core.Game) (core.Move, error)
-
-// LoadWith is Load with the moves read by read.
-func (gs GameString) LoadWith(read MoveReader, opts ...core.GameOption) (*core.Game, error) {
 	g := core.NewGame(gs.Type, opts...)
-	for i, text := range gs.Moves {
-		m, err := read(text, g)
-		if err != nil {
-			return nil, &LoadError{Index: i + 1, Text: text, Unparsable: true, Err: err}
-		}
-		if err := g.PlayChecked(m); err != nil {
-			return nil, &LoadError{Index: i + 1, Text: text, Err: err}
-		}
+	read := func(text string) (core.Move, error) { return ParseMove(text, g) }
+	if err := gs.playEach(read, g.PlayChecked); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -264,6 +250,21 @@ func (gs GameString) LoadWith(read MoveReader, opts ...core.GameOption) (*core.G
 // no such moves. A UHP engine cannot be given such a game (newgame takes
 // only a GameString), and a UHP viewer cannot be shown it.
 const ErrSetUp Error = "the game was set up from a position, and UHP has no way to describe it: a GameString holds only moves from the empty board"
+
+// playEach reads each move of gs with read and plays it with play; the
+// first move that does not read or play is a *LoadError.
+func (gs GameString) playEach(read func(string) (core.Move, error), play func(core.Move) error) error {
+	for i, text := range gs.Moves {
+		m, err := read(text)
+		if err != nil {
+			return &LoadError{Index: i + 1, Text: text, Unparsable: true, Err: err}
+		}
+		if err := play(m); err != nil {
+			return &LoadError{Index: i + 1, Text: text, Err: err}
+		}
+	}
+	return nil
+}
 
 // Describe returns the GameString of a game, writing each move in the
 // canonical spelling of FormatMove, or ErrSetUp for a game that did not

@@ -116,7 +116,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 			opponent, viewer = person, color
 		}
 	}
-	e.game = core.NewGame(t, core.RepetitionDraw(e.repetitionDraw.Value() == "True"))
+	e.setGame(core.NewGame(t, core.RepetitionDraw(e.repetitionDraw.Value() == "True")), nil)
 	e.spellings, e.forfeited = nil, nil
 	e.remote = &remoteGame{viewer: viewer, opponent: opponent}
 	e.recordBegun()
@@ -179,7 +179,7 @@ func (e *Engine) Close() {
 // playRemote plays the backend's move, spelled canonically.
 func (e *Engine) playRemote(m core.Move) string {
 	text := e.writeMoves([]core.Move{m})[0]
-	e.game.Play(m)
+	e.playMove(m)
 	e.spellings = append(e.spellings, text)
 	by := PlayerBackend
 	if _, backend := e.remote.opponent.(backendOpponent); !backend {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hivebridge/hivebridge/translate/archive"
-	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 

@@ -124,7 +124,7 @@ func hearVerdicts(ctx context.Context, engines [2]translate.Engine, g *core.Game
 		}
 		verdict, stated, err := reporter.SyncState(ctx)
 		if err != nil {
-			return nil, &forfeit{color: core.Color(c), why: fmt.Sprintf("%s forfeits on %s: %v", colourName(core.Color(c)), action, err)}
+			return nil, failure(core.Color(c), action, err)
 		}
 		d.Engines[c] = Verdict{Stated: stated, Result: verdict}
 		differ = differ || d.Engines[c].differs(d.Referee)

@@ -116,6 +116,25 @@ func (tc TimeControl) valid() bool {
 	return n == 1 && tc.Inc >= 0 && (tc.Inc == 0 || tc.Clock > 0)
 }
 
+// uhpProblem says why a UHP engine cannot be given tc fairly, or "" when
+// it can. UHP tells an engine its time in whole seconds, at least one
+// (translate.WholeSeconds): a fraction of a second per move would be told
+// as more or less than the other engine gets, and a clock whose first
+// share is under a second would have the engine told a second it does not
+// have, move after move. A clock's later shares are told rounded down,
+// and as one second once they fall under it (near the end of a clock
+// without an increment); the clock is always charged the time the engine
+// really took.
+func (tc TimeControl) uhpProblem() string {
+	switch {
+	case tc.MoveTime > 0 && tc.MoveTime%time.Second != 0:
+		return fmt.Sprintf("UHP tells an engine whole seconds only; use movetime=%d", max(int64(tc.MoveTime.Round(time.Second)/time.Second), 1))
+	case tc.Clock > 0 && tc.allocation(tc.Clock) < time.Second:
+		return fmt.Sprintf("its first move's share of the clock is %s, and UHP tells an engine whole seconds, at least one; use a clock of 30 s or more, or an increment of 1 s or more", tc.allocation(tc.Clock).Round(time.Millisecond))
+	}
+	return ""
+}
+
 // allocation is the time a move may take with remaining on the clock: the
 // same share as a Hub GUI's sudden-death level gets (hub.Allocate), so that
 // a match and a Hub session time an engine alike.
@@ -201,6 +220,11 @@ const (
 	ByMoveCap                    // adjudicated a draw at the move cap
 	ByForfeit                    // an engine failed: it crashed, hung, erred, moved illegally or ran out of time
 	ByDisagreement               // an engine's verdict of the position differed from the referee's
+	// ByRefusal: an engine answered a command of hivebridge's with err
+	// or invalidmove (a translate.RefusedError). hivebridge may have sent
+	// what the engine cannot read, so the game is void, not the engine's
+	// loss, and the match stops there.
+	ByRefusal
 )
 
 // GameRecord is one finished game of a match.
@@ -239,7 +263,8 @@ type MoveReport struct {
 }
 
 // Void reports whether the game has no result: a rules disagreement under
-// DisagreementVoid. It counts in no score.
+// DisagreementVoid, or a refusal of hivebridge's command. It counts in no
+// score.
 func (r GameRecord) Void() bool { return r.Result == core.InProgress }
 
 // AScore is engine A's points from the game: 1, 0.5 or 0 (0 for a void
@@ -380,11 +405,16 @@ func (cfg *Config) check() error {
 		return errors.New("openings and random plies exclude each other")
 	}
 	for _, side := range []struct {
-		name string
-		tc   TimeControl
-	}{{"A", cfg.TCOf(true)}, {"B", cfg.TCOf(false)}} {
+		name, spec string
+		tc         TimeControl
+	}{{"A", cfg.White, cfg.TCOf(true)}, {"B", cfg.Black, cfg.TCOf(false)}} {
 		if !side.tc.valid() {
 			return fmt.Errorf("engine %s has no valid time control (%s)", side.name, side.tc)
+		}
+		if sp, err := translate.ParseSpec(side.spec); err == nil && sp.Kind == "uhp" {
+			if why := side.tc.uhpProblem(); why != "" {
+				return fmt.Errorf("engine %s (%s) cannot be given %s fairly: %s", side.name, side.spec, side.tc, why)
+			}
 		}
 	}
 	if cfg.SPRT != nil {
@@ -503,7 +533,11 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 		}
 		res.Games = append(res.Games, o.rec)
 		res.Stats.Add(o.rec)
-		if sprt != nil {
+		if o.rec.Ending == ByRefusal {
+			res.Stopped = fmt.Sprintf("game %d void, not scored: %s", o.rec.Index, o.rec.Reason)
+			stop()
+		}
+		if sprt != nil && res.Stopped == "" {
 			sprt.Update(res.Stats.Total)
 			if sprt.Verdict != SPRTContinue {
 				res.Stopped = "SPRT: " + sprt.Verdict.String()
@@ -529,10 +563,21 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 	return res, nil
 }
 
-// forfeit is an engine's failure that loses it the game.
+// forfeit is an engine's failure that loses it the game, unless it is a
+// refusal of hivebridge's command, which voids the game.
 type forfeit struct {
 	color core.Color
 	why   string
+	void  bool
+}
+
+// failure is the forfeit of the engine of colour c that failed with err
+// on what, a refusal of hivebridge's command voiding the game.
+func failure(c core.Color, what string, err error) *forfeit {
+	if errors.As(err, new(*translate.RefusedError)) {
+		return &forfeit{color: c, why: fmt.Sprintf("void: %s refused hivebridge's command on %s, which may be hivebridge's doing as much as the engine's: %v", colourName(c), what, err), void: true}
+	}
+	return &forfeit{color: c, why: fmt.Sprintf("%s forfeits on %s: %v", colourName(c), what, err)}
 }
 
 // playGame plays game i of the match from start. finished is false when the
@@ -558,6 +603,9 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		return rec, true
 	}
 	lose := func(f forfeit) (GameRecord, bool) {
+		if f.void {
+			return end(core.InProgress, ByRefusal, f.why)
+		}
 		winner := core.WhiteWins
 		if f.color == core.White {
 			winner = core.BlackWins
@@ -604,13 +652,13 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		s := sides[c]
 		e, err := cfg.open(ctx, s.spec, s.options, fmt.Sprintf("%s game %d", s.label, i))
 		if err != nil {
-			return lose(forfeit{c, fmt.Sprintf("%s forfeits at start: %v", colourName(c), err)})
+			return lose(*failure(c, "start", err))
 		}
 		engines[c], tcs[c] = e, cfg.TCOf(s.a)
 	}
 	for c, e := range engines {
 		if err := e.NewGame(ctx, g); err != nil {
-			return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on newgame: %v", colourName(core.Color(c)), err)})
+			return lose(*failure(core.Color(c), "newgame", err))
 		}
 	}
 	kept = cfg.beginArchive(g, engines, [2]string{sides[0].spec, sides[1].spec})
@@ -635,12 +683,12 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		// The engine checked the move already; the referee's game is
 		// the canonical one, so it checks again.
 		if err := g.PlayChecked(m); err != nil {
-			return lose(forfeit{me, fmt.Sprintf("%s forfeits: illegal move %s: %v", colourName(me), text, err)})
+			return lose(forfeit{color: me, why: fmt.Sprintf("%s forfeits: illegal move %s: %v", colourName(me), text, err)})
 		}
 		kept.played(g, me)
 		for c, e := range engines {
 			if err := e.Play(ctx, m); err != nil {
-				return lose(forfeit{core.Color(c), fmt.Sprintf("%s forfeits on play %s: %v", colourName(core.Color(c)), text, err)})
+				return lose(*failure(core.Color(c), "play "+text, err))
 			}
 		}
 		// Before the next engine is asked for a move, and before the
@@ -672,12 +720,12 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 	took := time.Since(asked)
 	if tc.Clock > 0 {
 		if took > *clock {
-			return core.NoMove, Eval{}, &forfeit{me, fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))}
+			return core.NoMove, Eval{}, &forfeit{color: me, why: fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))}
 		}
 		*clock += tc.Inc - took
 	}
 	if err != nil {
-		return core.NoMove, Eval{}, &forfeit{me, fmt.Sprintf("%s forfeits on bestmove (%s): %v", colourName(me), describeLimit(limit), err)}
+		return core.NoMove, Eval{}, failure(me, "bestmove ("+describeLimit(limit)+")", err)
 	}
 	var eval Eval
 	if last.Move == m {
@@ -688,7 +736,7 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 
 func describeLimit(l engine.Limit) string {
 	if l.Time > 0 {
-		return "time " + translate.FormatTime(l.Time)
+		return "time " + l.Time.String()
 	}
 	return "depth " + strconv.Itoa(l.Depth)
 }

@@ -15,9 +15,9 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
-	"github.com/hivebridge/hivebridge/translate/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
@@ -189,7 +189,7 @@ func TestMatchForfeits(t *testing.T) {
 		{"always-illegal", "depth=1", `with "pass", which is not a legal move`},
 		{"always-garbage", "depth=1", `with "banana split", which is not a legal move`},
 		{"always-crash", "depth=1", "exited while answering"},
-		{"always-hang", "movetime=0.1", "did not answer"},
+		{"always-hang", "movetime=1", "did not answer"},
 	} {
 		t.Run(tcase.mode, func(t *testing.T) {
 			checkGoroutines(t)
@@ -221,9 +221,11 @@ func TestMatchForfeits(t *testing.T) {
 // TestMatchLosesOnTime gives a fake that sleeps 300 ms before each answer
 // a clock of 0.2 s (its own time control; the native engine plays at depth
 // 1): it loses each game on time at its first move, as White and as Black.
+// The fake is a Hub engine, which is told its time to the millisecond: a
+// UHP engine cannot be given so short a clock.
 func TestMatchLosesOnTime(t *testing.T) {
 	checkGoroutines(t)
-	cfg := matchConfig(t, fakeengine.Spec(t, "always-slow"), "native", 2, "depth=1")
+	cfg := matchConfig(t, fakeengine.HubSpec(t, "always-slow"), "native", 2, "depth=1")
 	cfg.WhiteTC = tc(t, "time=0.2")
 	res, err := referee.Run(context.Background(), cfg, nil)
 	if err != nil {
@@ -249,7 +251,7 @@ func TestMatchLosesOnTime(t *testing.T) {
 func TestMatchClock(t *testing.T) {
 	checkGoroutines(t)
 	spec := fakeengine.Spec(t, "good")
-	cfg := matchConfig(t, spec, spec, 2, "time=2+0.05")
+	cfg := matchConfig(t, spec, spec, 2, "time=30+0.5")
 	cfg.RandomPlies, cfg.MaxPlies = 2, 40
 	res, err := referee.Run(context.Background(), cfg, nil)
 	if err != nil {
@@ -259,6 +261,87 @@ func TestMatchClock(t *testing.T) {
 	for i, r := range res.Games {
 		if strings.Contains(r.Reason, "time") || r.Plies < 10 {
 			t.Errorf("game %d: %s after %d plies", i, r.Reason, r.Plies)
+		}
+	}
+}
+
+// TestMatchWholeSecondEngine plays a match on a clock against an engine
+// that reads bestmove times in whole seconds only and answers a fraction
+// with err UnrecognizedCommand("time 00:00:00.2"), as a widely used one
+// does: told its clock's shares in whole seconds, it plays every game to
+// its end, and no game is forfeited or voided.
+func TestMatchWholeSecondEngine(t *testing.T) {
+	checkGoroutines(t)
+	cfg := matchConfig(t, fakeengine.Spec(t, "wholeseconds"), "native", 4, "depth=1")
+	cfg.WhiteTC = tc(t, "time=30+0.5")
+	cfg.RandomPlies, cfg.MaxPlies = 2, 30
+	res, err := referee.Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 4)
+	for i, r := range res.Games {
+		if strings.Contains(r.Reason, "forfeit") || strings.Contains(r.Reason, "time") {
+			t.Errorf("game %d: %s after %d plies", i, r.Reason, r.Plies)
+		}
+	}
+	if res.Stopped != "" {
+		t.Errorf("stopped %q", res.Stopped)
+	}
+}
+
+// TestMatchVoidsRefusals: an engine that answers hivebridge's bestmove
+// with err (it cannot read the command) is not scored a forfeit: the game
+// is voided, the match stops at once, and nobody's score counts it.
+func TestMatchVoidsRefusals(t *testing.T) {
+	checkGoroutines(t)
+	cfg := matchConfig(t, fakeengine.Spec(t, "always-refuse"), "native", 20, "depth=1")
+	cfg.Concurrency = 1
+	var progress int
+	res, err := referee.Run(context.Background(), cfg, func(referee.Progress) { progress++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Games) != 1 || progress != 1 || res.Stats != (referee.Stats{}) {
+		t.Fatalf("%d games (%d reported), stats %+v; want the one void game, scored nowhere", len(res.Games), progress, res.Stats)
+	}
+	v := res.Games[0]
+	want := `void: white refused hivebridge's command on bestmove (depth 1), which may be hivebridge's doing as much as the engine's: engine fake always-refuse answered "bestmove depth 1" with "err UnrecognizedCommand(\"depth 1\")"`
+	if !v.Void() || v.Ending != referee.ByRefusal || v.Index != 0 || v.Reason != want {
+		t.Errorf("game %+v, want game 0 void by refusal with reason %q", v, want)
+	}
+	if res.Stopped != "game 0 void, not scored: "+want {
+		t.Errorf("stopped %q", res.Stopped)
+	}
+}
+
+// TestMatchRefusesUnfairTimes refuses, before any game, a time control
+// that a UHP engine cannot be told, since UHP times are whole seconds; the
+// other backends are told any time.
+func TestMatchRefusesUnfairTimes(t *testing.T) {
+	uhpSpec := fakeengine.Spec(t, "good")
+	for _, tcase := range []struct{ white, black, tc, want string }{
+		{uhpSpec, "native", "movetime=0.1", "engine A (" + uhpSpec + ") cannot be given movetime=0.1 fairly: UHP tells an engine whole seconds only; use movetime=1"},
+		{"native", uhpSpec, "movetime=2.6", "engine B (" + uhpSpec + ") cannot be given movetime=2.6 fairly: UHP tells an engine whole seconds only; use movetime=3"},
+		{uhpSpec, "native", "time=10+0.5", "engine A (" + uhpSpec + ") cannot be given time=10+0.5 fairly: its first move's share of the clock is 833ms, and UHP tells an engine whole seconds, at least one; use a clock of 30 s or more, or an increment of 1 s or more"},
+	} {
+		cfg := matchConfig(t, tcase.white, tcase.black, 2, tcase.tc)
+		if _, err := referee.Run(context.Background(), cfg, nil); err == nil || err.Error() != tcase.want {
+			t.Errorf("%s against %s at %s: %v\nwant %s", tcase.white, tcase.black, tcase.tc, err, tcase.want)
+		}
+	}
+	// Whole seconds, a clock whose shares start at a second, and the
+	// native engine at any time are fine: the match plays.
+	for _, tcase := range []struct{ white, black, tc string }{
+		{uhpSpec, uhpSpec, "movetime=1"},
+		{uhpSpec, uhpSpec, "time=30"},
+		{uhpSpec, uhpSpec, "time=5+1"},
+		{"native", "native", "movetime=0.01"},
+	} {
+		cfg := matchConfig(t, tcase.white, tcase.black, 2, tcase.tc)
+		cfg.MaxPlies = 2
+		if res, err := referee.Run(context.Background(), cfg, nil); err != nil || len(res.Games) != 2 {
+			t.Errorf("%s against %s at %s: %v, %d games", tcase.white, tcase.black, tcase.tc, err, len(res.Games))
 		}
 	}
 }
