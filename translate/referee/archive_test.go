@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hivebridge/hivebridge/translate/archive"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/translate/archive"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
