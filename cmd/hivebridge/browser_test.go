@@ -846,7 +846,7 @@ func testPairedGame(t *testing.T, browser context.Context) {
 // testToken: on a daemon with --token-file the page itself is
 // public; the page asks for the token when the WebSocket is refused, says
 // so when a token is wrong, and keeps the right one for the tab, so that a
-// reload connects without asking.
+// reload connects without asking, and the Games dialog's requests carry it.
 func testToken(t *testing.T, browser context.Context) {
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
@@ -868,6 +868,14 @@ func testToken(t *testing.T, browser context.Context) {
 	p.eval(dialogOpen, &asked)
 	if asked {
 		t.Error("the page asked for the token again after a reload")
+	}
+	// The Games dialog reads the archive with the tab's token: the daemon
+	// takes it, and says it keeps no archive (--db none).
+	p.click("#games-open")
+	p.waitFor(`document.getElementById('games-status').textContent.includes('keeps no archive')`)
+	var rows int
+	if p.eval(`document.querySelectorAll('#games-table tbody tr').length`, &rows); rows != 0 {
+		t.Errorf("a daemon without an archive lists %d games", rows)
 	}
 }
 
