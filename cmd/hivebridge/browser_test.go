@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"math/rand"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -25,6 +26,7 @@ import (
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/archive"
 )
 
 // The browser tests drive the viewer page in headless Chromium, served by a
@@ -303,6 +305,14 @@ func checkShows(t *testing.T, v view, gameString string) *core.Game {
 	if want := strings.ToLower(g.ToMove().String()); v.ToMove != want {
 		t.Fatalf("side to move shown %q, the engine's %s", v.ToMove, want)
 	}
+	checkPosition(t, v, g)
+	return g
+}
+
+// checkPosition compares the board and the hands the page shows with g,
+// read by hivebridge's own rules.
+func checkPosition(t *testing.T, v view, g *core.Game) {
+	t.Helper()
 	// Every stack shown stands where the rules put it: the page's cell
 	// (q, r), counted from the first piece placed, is core's cell at that
 	// offset from the origin.
@@ -350,7 +360,6 @@ func checkShows(t *testing.T, v view, gameString string) *core.Game {
 	if fmt.Sprint(shown) != fmt.Sprint(inHand) {
 		t.Fatalf("hands shown %v, the game's %v", shown, inHand)
 	}
-	return g
 }
 
 // pageCell finds the page's coordinates of a core cell: next to, or under,
@@ -410,6 +419,7 @@ func TestBrowser(t *testing.T) {
 		{"Notation", testNotation},
 		{"BareReports", testBareReports},
 		{"GameTypesPassUndoCopy", testGameTypesPassUndoCopy},
+		{"Archive", testArchive},
 	} {
 		t.Run(bt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(browser, browserTestDeadline)
@@ -836,7 +846,7 @@ func testPairedGame(t *testing.T, browser context.Context) {
 // testToken: on a daemon with --token-file the page itself is
 // public; the page asks for the token when the WebSocket is refused, says
 // so when a token is wrong, and keeps the right one for the tab, so that a
-// reload connects without asking.
+// reload connects without asking, and the Games dialog's requests carry it.
 func testToken(t *testing.T, browser context.Context) {
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
@@ -858,6 +868,14 @@ func testToken(t *testing.T, browser context.Context) {
 	p.eval(dialogOpen, &asked)
 	if asked {
 		t.Error("the page asked for the token again after a reload")
+	}
+	// The Games dialog reads the archive with the tab's token: the daemon
+	// takes it, and says it keeps no archive (--db none).
+	p.click("#games-open")
+	p.waitFor(`document.getElementById('games-status').textContent.includes('keeps no archive')`)
+	var rows int
+	if p.eval(`document.querySelectorAll('#games-table tbody tr').length`, &rows); rows != 0 {
+		t.Errorf("a daemon without an archive lists %d games", rows)
 	}
 }
 
@@ -1159,5 +1177,196 @@ func testGameTypesPassUndoCopy(t *testing.T, browser context.Context) {
 	p.eval(`document.getElementById('load-input').value`, &pasted)
 	if pasted != passOnly {
 		t.Errorf("pasting what Copy copied gives %q", pasted)
+	}
+}
+
+// archivedGame polls the daemon's archive until it lists a game of the
+// given number of plies, and returns it; the keeper writes moves as they
+// are played, a moment after the session answers them.
+func archivedGame(t *testing.T, d *daemon, plies int) archive.Game {
+	t.Helper()
+	client := &http.Client{Timeout: 5 * time.Second}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, err := client.Get("http://" + d.httpAddr + "/games")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page struct{ Games []archive.Game }
+		err = json.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("GET /games: %v", err)
+		}
+		for _, g := range page.Games {
+			if g.Plies == plies {
+				return g
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the archive lists no game of %d plies: %+v", plies, page.Games)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// replayShown reads the replay's part of the page.
+type replayShown struct {
+	Hidden            bool
+	Title, Position   string
+	Current           string // the ply of the move marked current, "" at the start
+	Jumps             []string
+	BackOff, ForthOff bool
+	PlayOn            bool
+}
+
+const replayJS = `(() => {
+  const $ = (id) => document.getElementById(id);
+  const cur = document.querySelector('#history button.jump[aria-current="step"]');
+  return { Hidden: $('replay').hidden, Title: $('replay-title').textContent, Position: $('replay-position').textContent,
+    Current: cur ? cur.dataset.ply : '', Jumps: [...document.querySelectorAll('#history button.jump .mv')].map((e) => e.textContent),
+    BackOff: $('replay-back').disabled, ForthOff: $('replay-forward').disabled, PlayOn: !$('replay-play-on').hidden };
+})()`
+
+// checkReplayAt checks that the page replays moves at ply: the board and
+// hands of the position after the first ply moves, by hivebridge's rules;
+// the side to move; every move listed with the one shown marked; the step
+// buttons offered where there is a step to take.
+func checkReplayAt(t *testing.T, p *page, gs uhp.GameString, ply int) {
+	t.Helper()
+	p.waitFor(fmt.Sprintf(`document.getElementById('replay-ply').value === '%d'`, ply))
+	var r replayShown
+	p.eval(replayJS, &r)
+	if r.Hidden || strings.Join(r.Jumps, ";") != strings.Join(gs.Moves, ";") {
+		t.Fatalf("at ply %d the replay shows %+v, the game's moves %q", ply, r, gs.Moves)
+	}
+	want := ""
+	if ply > 0 {
+		want = strconv.Itoa(ply)
+	}
+	if r.Current != want || r.BackOff != (ply == 0) || r.ForthOff != (ply == len(gs.Moves)) ||
+		!strings.HasPrefix(r.Position, fmt.Sprintf("Move %d of %d", ply, len(gs.Moves))) {
+		t.Fatalf("at ply %d the replay shows %+v", ply, r)
+	}
+	g := core.NewGame(gs.Type)
+	for _, text := range gs.Moves[:ply] {
+		m, err := uhp.ParseMove(text, g)
+		if err == nil {
+			err = g.PlayChecked(m)
+		}
+		if err != nil {
+			t.Fatalf("the archived move %q: %v", text, err)
+		}
+	}
+	v := p.view()
+	if wantMove := strings.ToLower(g.ToMove().String()); v.ToMove != wantMove {
+		t.Fatalf("at ply %d the replay shows %s to move, the rules %s", ply, v.ToMove, wantMove)
+	}
+	if len(v.Movable) > 0 || len(v.Dests) > 0 || v.PassEnabled {
+		t.Fatalf("a replay offers moves: %+v", v)
+	}
+	checkPosition(t, v, g)
+}
+
+// testArchive: a daemon that archives to SQLite. The page plays four
+// plies, starts a new game, and lists the archive in its Games dialog; it
+// replays the first game, stepping back to the start by button, forward by
+// the arrow keys, jumping by the moves list and the End key, each position
+// checked against the archived GameString's moves played by hivebridge's
+// rules; leaving the replay shows the live game again; Play on loads the
+// unfinished game into the live session, where it goes on.
+func testArchive(t *testing.T, browser context.Context) {
+	d := startDaemon(t, "--db", filepath.Join(t.TempDir(), "games.db"))
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.setSelect("type-select", "Base")
+	p.setSelect("player-white", "human")
+	p.setSelect("player-black", "human")
+	p.click("#new-game")
+	p.waitFor(settledJS(0) + ` && document.getElementById('status').dataset.state === 'NotStarted'`)
+	g := core.NewGame(core.Base)
+	for range 4 {
+		m := generousMove(g)
+		playOnPage(t, p, g, m, false)
+		g.Play(m)
+		p.waitFor(settledJS(g.Ply()))
+	}
+	played := p.view().LastGameString
+	kept := archivedGame(t, d, 4)
+	if kept.GameString != played {
+		t.Fatalf("the archive keeps %q, the page played %q", kept.GameString, played)
+	}
+	gs, err := uhp.ParseGameString(kept.GameString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.click("#new-game")
+	p.waitFor(settledJS(0) + ` && document.getElementById('status').dataset.state === 'NotStarted'`)
+
+	// The Games dialog lists it, with its players, type and length.
+	p.click("#games-open")
+	row := fmt.Sprintf(`#games-table tr[data-id="%d"]`, kept.ID)
+	p.waitFor(fmt.Sprintf(`document.getElementById('games-dialog').open && !!document.querySelector(%q)`, row))
+	var listed map[string]string
+	p.eval(fmt.Sprintf(`(() => { const r = document.querySelector(%q); const c = (k) => r.querySelector('.' + k).textContent;
+  return { white: c('white'), black: c('black'), type: c('type'), plies: c('plies'), result: c('result'), playOn: String(!!r.querySelector('.play-on')),
+    page: document.getElementById('games-page').textContent }; })()`, row), &listed)
+	if listed["white"] != archive.Viewer || listed["black"] != archive.Viewer || listed["type"] != "Base" || listed["plies"] != "4" ||
+		listed["playOn"] != "true" || listed["result"] == "" || listed["page"] != "Page 1 of 1" {
+		t.Fatalf("the Games dialog lists game %d as %v", kept.ID, listed)
+	}
+	p.screenshot(screenshotDir(t), "viewer-games.png")
+
+	// Its replay opens at the end, and steps back to the start.
+	p.click(row + ` .replay-game`)
+	p.waitFor(`!document.getElementById('games-dialog').open && !document.getElementById('replay').hidden`)
+	for ply := 4; ply > 0; ply-- {
+		checkReplayAt(t, p, gs, ply)
+		p.click("#replay-back")
+	}
+	checkReplayAt(t, p, gs, 0)
+	// Forward by the arrow key, from wherever the focus is.
+	p.do(chromedp.Focus(chromedp.ID("replay-forward")))
+	for ply := 1; ply <= 2; ply++ {
+		p.do(chromedp.KeyEvent(kb.ArrowRight))
+		checkReplayAt(t, p, gs, ply)
+	}
+	// A jump from the moves list, then End and Home.
+	p.click(`#history button.jump[data-ply="3"]`)
+	checkReplayAt(t, p, gs, 3)
+	p.do(chromedp.KeyEvent(kb.Home))
+	checkReplayAt(t, p, gs, 0)
+	p.do(chromedp.KeyEvent(kb.End))
+	checkReplayAt(t, p, gs, 4)
+	p.screenshot(screenshotDir(t), "viewer-replay.png")
+	var r replayShown
+	if p.eval(replayJS, &r); !r.PlayOn || !strings.Contains(r.Title, fmt.Sprintf("game %d", kept.ID)) {
+		t.Fatalf("the replay of an unfinished game shows %+v", r)
+	}
+
+	// Leaving the replay shows the live game, which did not change.
+	p.click("#replay-leave")
+	p.waitFor(`document.getElementById('replay').hidden && ` + settledJS(0))
+	v := p.view()
+	if checkShows(t, v, v.LastGameString); v.State != "NotStarted" {
+		t.Fatalf("back from the replay the page shows %+v", v)
+	}
+
+	// Play on: the live session takes the archived game and goes on.
+	p.click("#games-open")
+	p.waitFor(fmt.Sprintf(`!!document.querySelector(%q)`, row+` .play-on`))
+	p.click(row + ` .play-on`)
+	p.waitFor(settledJS(4) + ` && !document.getElementById('games-dialog').open`)
+	v = p.view()
+	if v.LastGameString != kept.GameString {
+		t.Fatalf("Play on loaded %q, the archive's %q", v.LastGameString, kept.GameString)
+	}
+	g = checkShows(t, v, v.LastGameString)
+	m := generousMove(g)
+	playOnPage(t, p, g, m, false)
+	p.waitFor(settledJS(5))
+	v = p.view()
+	g.Play(m)
+	if shown := checkShows(t, v, v.LastGameString); shown.Hash() != g.Hash() {
+		t.Fatalf("after playing on the page shows %q", v.LastGameString)
 	}
 }

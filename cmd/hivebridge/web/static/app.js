@@ -34,6 +34,8 @@ const state = {
   gen: 0, // counts the games: an answer for an older one is dropped
   message: '',
   focusAfter: null, // the piece to focus once drawn, after a move by keyboard
+  replay: null, // an archived game shown move by move: { game, parsed, moves, ply, board }
+  games: { page: 1, total: 0 }, // the Games dialog's page of the archive
 };
 
 function readJSON(storage, key) {
@@ -183,8 +185,10 @@ async function run(command, waitingFor, onLine) {
   }
 }
 
+const ENDED = ['Draw', 'WhiteWins', 'BlackWins'];
+
 function over() {
-  return !!state.game && ['Draw', 'WhiteWins', 'BlackWins'].includes(state.game.state);
+  return !!state.game && ENDED.includes(state.game.state);
 }
 
 function playerOf(color) {
@@ -220,6 +224,7 @@ function lastGameString(lines) {
 // makes its answer the game. It reports whether the engine took it.
 async function replaceGame(command, remote) {
   const gen = ++state.gen;
+  state.replay = null;
   state.remote = remote;
   state.selected = null;
   state.valid = [];
@@ -445,6 +450,7 @@ function log(dir, text) {
 
 // shownBoard is the board with a remote move waiting for its reply.
 function shownBoard() {
+  if (state.replay) return state.replay.board;
   if (!state.pending || !state.board) return state.board;
   try {
     return boardOf({ type: state.game.type, moves: [...state.game.moves, state.pending] });
@@ -453,8 +459,16 @@ function shownBoard() {
   }
 }
 
+// shownMoves are the moves up to the position shown.
+function shownMoves() {
+  if (state.replay) return state.replay.moves.slice(0, state.replay.ply);
+  if (!state.game) return [];
+  return state.pending ? [...state.game.moves, state.pending] : state.game.moves;
+}
+
 function movesByPiece() {
   const byPiece = new Map();
+  if (state.replay) return byPiece; // nothing is played in a replay
   for (const text of state.valid) {
     let m;
     try {
@@ -479,6 +493,8 @@ function render() {
 }
 
 function renderStatus() {
+  renderReplay();
+  if (state.replay) return;
   const g = state.game;
   const status = $('status');
   status.dataset.state = g ? g.state : '';
@@ -514,7 +530,7 @@ function renderBoard() {
   const destinations = state.selected && byPiece.has(state.selected) ? byPiece.get(state.selected) : new Map();
   // The piece that moved last, unless the last move was a pass.
   let lastCell = null;
-  const moves = state.pending ? [...state.game.moves, state.pending] : state.game.moves;
+  const moves = shownMoves();
   if (moves.length) {
     try {
       const m = parseMove(moves[moves.length - 1]);
@@ -526,7 +542,7 @@ function renderBoard() {
   } catch (e) {
     state.drawError = 'Cannot draw the destinations: ' + e.message;
   }
-  svg.setAttribute('aria-label', `The hive: ${board.stacks.size} stacks. ${statusWords()}`);
+  svg.setAttribute('aria-label', `The hive: ${board.stacks.size} stacks. ${state.replay ? replayWords() : statusWords()}`);
   // Keep the keyboard where it was, or, after a move chosen by keyboard, on
   // the piece that moved.
   let target = null;
@@ -543,7 +559,7 @@ function renderBoard() {
 // hive surrounds it (a side can also lose by forfeit).
 function lostQueens(board) {
   const lost = new Set();
-  const g = state.game;
+  const g = state.replay ? replayPosition() : state.game;
   if (!g) return lost;
   const losers = { WhiteWins: ['b'], BlackWins: ['w'], Draw: ['w', 'b'] }[g.state] || [];
   for (const c of losers) {
@@ -557,7 +573,9 @@ function renderHands() {
   const byPiece = movesByPiece();
   for (const color of ['white', 'black']) {
     const box = $('hand-' + color);
-    box.dataset.toMove = String(!!state.game && !over() && state.game.toMove === color);
+    const shown = state.replay ? replayPosition() : state.game;
+    const ended = state.replay ? ENDED.includes(shown.state) : over();
+    box.dataset.toMove = String(!!shown && !ended && shown.toMove === color);
     const list = box.querySelector('.pieces');
     const hadFocus = list.contains(document.activeElement) ? document.activeElement.dataset.bug : null;
     list.replaceChildren();
@@ -597,8 +615,12 @@ function renderHands() {
 function renderHistory() {
   const list = $('history');
   list.replaceChildren();
+  if (state.replay) {
+    renderReplayHistory(list);
+    return;
+  }
   if (!state.game) return;
-  const moves = state.pending ? [...state.game.moves, state.pending] : state.game.moves;
+  const moves = shownMoves();
   moves.forEach((m, i) => {
     const li = document.createElement('li');
     li.dataset.ply = String(i + 1);
@@ -646,12 +668,12 @@ function renderThinking() {
 
 function renderControls() {
   const g = state.game;
-  const live = !!state.conn;
+  const live = !!state.conn && !state.replay;
   const myTurn = g && !over() && playerOf(g.toMove) === 'human' && !state.pending;
   $('pass').disabled = !live || !myTurn || !(state.valid.length === 1 && state.valid[0].toLowerCase() === 'pass');
   $('undo').disabled = !live || !g || !!state.remote || g.moves.length === 0;
   $('forfeit').disabled = !live || !myTurn;
-  for (const id of ['new-game', 'play-person', 'load-button']) $(id).disabled = !live;
+  for (const id of ['new-game', 'play-person', 'load-button']) $(id).disabled = !state.conn;
 }
 
 // ---- Choosing moves -------------------------------------------------------
@@ -717,6 +739,292 @@ function showStack(piece) {
   tip.style.top = Math.max(4, box.top - area.top) + 'px';
 }
 
+// ---- The archive: its games, replayed move by move --------------------------
+
+const GAMES_PER_PAGE = 20;
+
+// archiveGet fetches one of the daemon's archive answers, with the tab's
+// token. It resolves with the JSON, or throws an Error saying what the
+// daemon said.
+async function archiveGet(path) {
+  const u = new URL(path, location.href);
+  u.hash = '';
+  const token = sessionStorage.getItem(TOKEN_KEY) || '';
+  const resp = await fetch(u, { cache: 'no-store', headers: token ? { Authorization: 'Bearer ' + token } : {} });
+  if (resp.status === 401) throw new Error('The daemon refused the token.');
+  let body = null;
+  try {
+    body = await resp.json();
+  } catch {}
+  if (!resp.ok) throw new Error((body && body.error) || `The daemon answered ${resp.status}.`);
+  return body;
+}
+
+// unfinished tells a game that can be played on: its GameString says it
+// has not ended.
+function unfinished(game) {
+  try {
+    return !ENDED.includes(parseGameString(game.game_string).state);
+  } catch {
+    return false;
+  }
+}
+
+// outcomeWords puts an archived game's end in words.
+function outcomeWords(game) {
+  const result = { WhiteWins: 'White wins', BlackWins: 'Black wins', Draw: 'Draw' }[game.result] || '';
+  if (game.status === 'playing') return 'In progress';
+  if (game.status === 'interrupted') return 'Interrupted' + (game.reason ? ` (${game.reason})` : '');
+  const how = game.how && game.how !== 'state' ? game.how + (game.reason ? ': ' + game.reason : '') : '';
+  if (result) return how ? `${result} (${how})` : result;
+  return how ? cap(how) : 'Ended';
+}
+
+function when(text) {
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? text : d.toLocaleString();
+}
+
+async function openGames() {
+  const dialog = $('games-dialog');
+  if (!dialog.open) dialog.showModal();
+  await loadGames(state.games.page);
+}
+
+async function loadGames(page) {
+  const body = $('games-table').tBodies[0];
+  $('games-status').textContent = 'Loading the games…';
+  let answer;
+  try {
+    answer = await archiveGet(`games?page=${page}&per_page=${GAMES_PER_PAGE}`);
+  } catch (e) {
+    if (page > 1 && /past the end/.test(e.message)) return loadGames(1);
+    $('games-status').textContent = e.message;
+    body.replaceChildren();
+    return;
+  }
+  state.games = { page, total: answer.total };
+  const pages = Math.max(1, Math.ceil(answer.total / GAMES_PER_PAGE));
+  $('games-status').textContent = answer.total ? `${answer.total} game${answer.total === 1 ? '' : 's'} in the archive.` : 'The archive holds no game yet.';
+  $('games-page').textContent = `Page ${page} of ${pages}`;
+  $('games-prev').disabled = page <= 1;
+  $('games-next').disabled = page >= pages;
+  body.replaceChildren();
+  for (const g of answer.games || []) {
+    const tr = document.createElement('tr');
+    tr.dataset.id = String(g.id);
+    tr.dataset.status = g.status;
+    const cells = [String(g.id), g.white || '–', g.black || '–', g.game_type, outcomeWords(g), when(g.started), String(g.plies)];
+    cells.forEach((text, i) => {
+      const td = document.createElement(i === 0 ? 'th' : 'td');
+      if (i === 0) td.scope = 'row';
+      td.textContent = text;
+      td.className = ['id', 'white', 'black', 'type', 'result', 'started', 'plies'][i];
+      tr.append(td);
+    });
+    const actions = document.createElement('td');
+    actions.className = 'row-actions';
+    const replay = document.createElement('button');
+    replay.type = 'button';
+    replay.className = 'replay-game';
+    replay.textContent = 'Replay';
+    replay.setAttribute('aria-label', `Replay game ${g.id}`);
+    replay.addEventListener('click', () => openReplay(g.id));
+    actions.append(replay);
+    if (unfinished(g)) {
+      const on = document.createElement('button');
+      on.type = 'button';
+      on.className = 'play-on';
+      on.textContent = 'Play on';
+      on.setAttribute('aria-label', `Play on game ${g.id}`);
+      on.addEventListener('click', () => playOn(g));
+      actions.append(' ', on);
+    }
+    tr.append(actions);
+    body.append(tr);
+  }
+}
+
+// openReplay shows an archived game in replay, at its last move. The
+// positions are the GameString's moves drawn one by one: notation, no rules.
+async function openReplay(id) {
+  $('games-status').textContent = `Loading game ${id}…`;
+  let game;
+  try {
+    game = await archiveGet(`games/${id}`);
+  } catch (e) {
+    $('games-status').textContent = e.message;
+    return;
+  }
+  let parsed;
+  try {
+    parsed = parseGameString(game.game_string);
+  } catch (e) {
+    $('games-status').textContent = `Game ${id} cannot be shown: ${e.message}`;
+    return;
+  }
+  $('games-dialog').close();
+  state.selected = null;
+  state.replay = { game, parsed, moves: parsed.moves, ply: 0, board: null, error: '' };
+  replayTo(parsed.moves.length);
+  $('replay-forward').focus();
+}
+
+function replayTo(ply) {
+  const r = state.replay;
+  if (!r) return;
+  r.ply = Math.max(0, Math.min(r.moves.length, ply));
+  try {
+    r.board = boardOf({ type: r.parsed.type, moves: r.moves.slice(0, r.ply) });
+    r.error = '';
+  } catch (e) {
+    r.error = 'Cannot draw this position: ' + e.message;
+  }
+  announce(replayWords());
+  render();
+}
+
+// replayPosition is the position shown in a replay, as far as notation
+// says: the side to move alternates with every move (a pass is a move), and
+// only the last position can be one the game ended in.
+function replayPosition() {
+  const r = state.replay;
+  const last = r.ply === r.moves.length;
+  return {
+    state: last ? r.parsed.state : r.ply === 0 ? 'NotStarted' : 'InProgress',
+    toMove: r.ply % 2 === 0 ? 'white' : 'black',
+    turn: Math.floor(r.ply / 2) + 1,
+  };
+}
+
+function replayWords() {
+  const r = state.replay;
+  const at = r.ply === 0 ? 'the start' : `${r.ply % 2 ? 'White' : 'Black'} played ${r.moves[r.ply - 1]}`;
+  return `Move ${r.ply} of ${r.moves.length}: ${at}. ${replayStatusWords()}`;
+}
+
+// replayStatusWords says whose turn it is in the position replayed, or how
+// the game ended at its last.
+function replayStatusWords() {
+  const pos = replayPosition();
+  return { WhiteWins: 'White wins.', BlackWins: 'Black wins.', Draw: 'Draw.' }[pos.state] || `${cap(pos.toMove)} to move, turn ${pos.turn}.`;
+}
+
+function leaveReplay() {
+  if (!state.replay) return;
+  state.replay = null;
+  render();
+  $('games-open').focus();
+}
+
+// playOn loads an unfinished game into the live session.
+async function playOn(game) {
+  if ($('games-dialog').open) $('games-dialog').close();
+  if (!state.conn) {
+    state.message = 'Not connected: cannot play the game on.';
+    state.replay = null;
+    render();
+    return;
+  }
+  await replaceGame('newgame ' + game.game_string, null);
+}
+
+function renderReplay() {
+  const r = state.replay;
+  $('replay').hidden = !r;
+  document.body.dataset.mode = r ? 'replay' : 'live';
+  if (!r) return;
+  const g = r.game;
+  const pos = replayPosition();
+  $('replay-title').textContent = `Replay of game ${g.id}: ${g.white || '–'} (White) v ${g.black || '–'} (Black), ${outcomeWords(g)}`;
+  $('replay-position').textContent = replayWords();
+  $('replay-start').disabled = $('replay-back').disabled = r.ply === 0;
+  $('replay-forward').disabled = $('replay-end').disabled = r.ply === r.moves.length;
+  // A step button that the step disabled hands the focus to its opposite.
+  const focused = document.activeElement;
+  if (focused && focused.disabled && focused.closest('#replay')) {
+    $(['replay-start', 'replay-back'].includes(focused.id) ? 'replay-forward' : 'replay-back').focus();
+  }
+  const range = $('replay-ply');
+  range.max = String(r.moves.length);
+  range.value = String(r.ply);
+  range.setAttribute('aria-valuetext', replayWords());
+  $('replay-play-on').hidden = !unfinished(g);
+  const status = $('status');
+  status.dataset.state = pos.state;
+  status.dataset.toMove = pos.toMove;
+  $('turn').textContent = `Replay: ${replayStatusWords()}`;
+  $('game-type').textContent = r.parsed.type.text;
+  $('remote-info').hidden = true;
+  $('waiting').textContent = '';
+  $('message').textContent = r.error;
+  $('message').hidden = !r.error;
+}
+
+// renderReplayHistory lists the replayed game's moves, each a button that
+// shows the position after it.
+function renderReplayHistory(list) {
+  const r = state.replay;
+  const hadFocus = document.activeElement && document.activeElement.matches('#history button.jump');
+  const times = new Map((r.game.moves || []).map((m) => [m.ply, m.at]));
+  r.moves.forEach((m, i) => {
+    const li = document.createElement('li');
+    li.dataset.ply = String(i + 1);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'jump';
+    b.dataset.ply = String(i + 1);
+    if (i + 1 === r.ply) b.setAttribute('aria-current', 'step');
+    const turn = document.createElement('span');
+    turn.className = 'turn';
+    turn.textContent = `${Math.floor(i / 2) + 1}${i % 2 ? '…' : '.'}`;
+    const mv = document.createElement('span');
+    mv.className = 'mv ' + (i % 2 ? 'black' : 'white');
+    mv.textContent = m;
+    b.append(turn, ' ', mv);
+    b.setAttribute('aria-label', `Show the position after move ${i + 1}, ${i % 2 ? 'Black' : 'White'}'s ${m}`);
+    if (times.has(i)) b.title = 'Played ' + when(times.get(i));
+    li.append(b);
+    list.append(li);
+  });
+  const current = list.querySelector('[aria-current]');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+  if (hadFocus) (current || list.querySelector('button.jump') || $('replay-forward')).focus({ preventScroll: true });
+}
+
+function setupArchive() {
+  $('games-open').addEventListener('click', openGames);
+  $('games-close').addEventListener('click', () => $('games-dialog').close());
+  $('games-refresh').addEventListener('click', () => loadGames(state.games.page));
+  $('games-prev').addEventListener('click', () => loadGames(state.games.page - 1));
+  $('games-next').addEventListener('click', () => loadGames(state.games.page + 1));
+  $('replay-start').addEventListener('click', () => replayTo(0));
+  $('replay-back').addEventListener('click', () => replayTo(state.replay.ply - 1));
+  $('replay-forward').addEventListener('click', () => replayTo(state.replay.ply + 1));
+  $('replay-end').addEventListener('click', () => replayTo(state.replay.moves.length));
+  $('replay-ply').addEventListener('input', (e) => replayTo(Number(e.target.value)));
+  $('replay-leave').addEventListener('click', leaveReplay);
+  $('replay-play-on').addEventListener('click', () => playOn(state.replay.game));
+  $('history').addEventListener('click', (e) => {
+    const b = e.target.closest('button.jump');
+    if (b && state.replay) replayTo(Number(b.dataset.ply));
+  });
+  // The arrow keys, Home and End step through a replay, wherever the
+  // focus is but in a field (the range input moves by itself) or a dialog.
+  document.addEventListener('keydown', (e) => {
+    if (!state.replay || e.altKey || e.ctrlKey || e.metaKey || document.querySelector('dialog[open]')) return;
+    if (e.target.closest('input, select, textarea')) return;
+    const r = state.replay;
+    const to = { ArrowLeft: r.ply - 1, ArrowRight: r.ply + 1, Home: 0, End: r.moves.length }[e.key];
+    if (to === undefined) {
+      if (e.key === 'Escape') leaveReplay();
+      return;
+    }
+    e.preventDefault();
+    replayTo(to);
+  });
+}
+
 // ---- Wiring ---------------------------------------------------------------
 
 function setupControls() {
@@ -751,6 +1059,7 @@ function setupControls() {
   $('undo').addEventListener('click', undo);
   $('forfeit').addEventListener('click', forfeit);
   $('reconnect').addEventListener('click', start);
+  setupArchive();
   $('copy').addEventListener('click', async () => {
     const text = $('current-gamestring').value;
     try {
