@@ -1268,6 +1268,11 @@ func checkReplayAt(t *testing.T, p *page, gs uhp.GameString, ply int) {
 	checkPosition(t, v, g)
 }
 
+// gamesLoadedJS is true once the Games dialog shows the rows of its last
+// load: a reopened dialog shows the old rows, busy, until the new ones come,
+// and a click on an old row would find it gone.
+const gamesLoadedJS = `document.getElementById('games-table').getAttribute('aria-busy') === 'false'`
+
 // testArchive: a daemon that archives to SQLite. The page plays four
 // plies, starts a new game, and lists the archive in its Games dialog; it
 // replays the first game, stepping back to the start by button, forward by
@@ -1305,7 +1310,7 @@ func testArchive(t *testing.T, browser context.Context) {
 	// The Games dialog lists it, with its players, type and length.
 	p.click("#games-open")
 	row := fmt.Sprintf(`#games-table tr[data-id="%d"]`, kept.ID)
-	p.waitFor(fmt.Sprintf(`document.getElementById('games-dialog').open && !!document.querySelector(%q)`, row))
+	p.waitFor(fmt.Sprintf(`document.getElementById('games-dialog').open && %s && !!document.querySelector(%q)`, gamesLoadedJS, row))
 	var listed map[string]string
 	p.eval(fmt.Sprintf(`(() => { const r = document.querySelector(%q); const c = (k) => r.querySelector('.' + k).textContent;
   return { white: c('white'), black: c('black'), type: c('type'), plies: c('plies'), result: c('result'), playOn: String(!!r.querySelector('.play-on')),
@@ -1353,7 +1358,7 @@ func testArchive(t *testing.T, browser context.Context) {
 
 	// Play on: the live session takes the archived game and goes on.
 	p.click("#games-open")
-	p.waitFor(fmt.Sprintf(`!!document.querySelector(%q)`, row+` .play-on`))
+	p.waitFor(fmt.Sprintf(`%s && !!document.querySelector(%q)`, gamesLoadedJS, row+` .play-on`))
 	p.click(row + ` .play-on`)
 	p.waitFor(settledJS(4) + ` && !document.getElementById('games-dialog').open`)
 	v = p.view()

@@ -36,6 +36,7 @@ const state = {
   focusAfter: null, // the piece to focus once drawn, after a move by keyboard
   replay: null, // an archived game shown move by move: { game, parsed, moves, ply, board }
   games: { page: 1, total: 0 }, // the Games dialog's page of the archive
+  gamesLoads: 0, // counts the Games dialog's loads: only the newest is shown
 };
 
 function readJSON(storage, key) {
@@ -791,18 +792,28 @@ async function openGames() {
   await loadGames(state.games.page);
 }
 
+// loadGames fills the Games table with one page of the archive. While the
+// page loads the table says it is busy (aria-busy), so neither a screen
+// reader nor a test reads rows about to be replaced; a load overtaken by a
+// newer one (a quick Next, Next) drops its answer.
 async function loadGames(page) {
-  const body = $('games-table').tBodies[0];
+  const table = $('games-table');
+  const body = table.tBodies[0];
+  const load = ++state.gamesLoads;
+  table.setAttribute('aria-busy', 'true');
   $('games-status').textContent = 'Loading the games…';
   let answer;
   try {
     answer = await archiveGet(`games?page=${page}&per_page=${GAMES_PER_PAGE}`);
   } catch (e) {
+    if (load !== state.gamesLoads) return;
     if (page > 1 && /past the end/.test(e.message)) return loadGames(1);
     $('games-status').textContent = e.message;
     body.replaceChildren();
+    table.setAttribute('aria-busy', 'false');
     return;
   }
+  if (load !== state.gamesLoads) return;
   state.games = { page, total: answer.total };
   const pages = Math.max(1, Math.ceil(answer.total / GAMES_PER_PAGE));
   $('games-status').textContent = answer.total ? `${answer.total} game${answer.total === 1 ? '' : 's'} in the archive.` : 'The archive holds no game yet.';
@@ -843,6 +854,7 @@ async function loadGames(page) {
     tr.append(actions);
     body.append(tr);
   }
+  table.setAttribute('aria-busy', 'false');
 }
 
 // openReplay shows an archived game in replay, at its last move. The
