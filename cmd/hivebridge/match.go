@@ -542,13 +542,17 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 	if e := endings(res.Games); len(e) > 0 {
 		fmt.Fprintf(w, "Endings: %s\n", strings.Join(e, ", "))
 	}
-	if forfeits, disagreements := countEndings(res.Games); forfeits+disagreements > 0 {
+	if forfeits, disagreements, refusals := countEndings(res.Games); forfeits+disagreements+refusals > 0 {
 		how := map[referee.DisagreementPolicy]string{
 			referee.DisagreementDraw:    "scored as draws",
 			referee.DisagreementVoid:    "left out of the score",
 			referee.DisagreementReferee: "scored by the referee's rules",
 		}[cfg.Disagreement]
-		fmt.Fprintf(w, "Forfeits: %d; rules disagreements: %d (--disagreement %s: %s)\n", forfeits, disagreements, cfg.Disagreement, how)
+		fmt.Fprintf(w, "Forfeits: %d; rules disagreements: %d (--disagreement %s: %s)", forfeits, disagreements, cfg.Disagreement, how)
+		if refusals > 0 {
+			fmt.Fprintf(w, "; refusals of hivebridge's commands: %d (void)", refusals)
+		}
+		fmt.Fprintln(w)
 	}
 	if s := res.SPRT; s != nil {
 		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g (alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s\n",
@@ -557,17 +561,20 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 }
 
 // countEndings counts the games lost by an engine's failure and, apart,
-// the games ended by a rules disagreement, which are no engine's failure.
-func countEndings(games []referee.GameRecord) (forfeits, disagreements int) {
+// the games ended by a rules disagreement or by an engine's refusal of
+// hivebridge's command, which are no engine's failure alone.
+func countEndings(games []referee.GameRecord) (forfeits, disagreements, refusals int) {
 	for _, g := range games {
 		switch g.Ending {
 		case referee.ByForfeit:
 			forfeits++
 		case referee.ByDisagreement:
 			disagreements++
+		case referee.ByRefusal:
+			refusals++
 		}
 	}
-	return forfeits, disagreements
+	return forfeits, disagreements, refusals
 }
 
 // summary is the JSON written next to the games file. Numbers that can be
@@ -594,6 +601,7 @@ type summary struct {
 	// an engine's failure, and a difference of rules that is nobody's.
 	Forfeits           int                   `json:"forfeits"`
 	RulesDisagreements int                   `json:"rules_disagreements"`
+	Refusals           int                   `json:"refusals"` // void games: an engine refused hivebridge's command
 	DisagreementPolicy string                `json:"disagreement_policy"`
 	Disagreements      []disagreementSummary `json:"disagreements,omitempty"`
 	SPRT               *sprtSummary          `json:"sprt,omitempty"`
@@ -670,7 +678,7 @@ func writeSummary(path string, f *matchFlags, cfg referee.Config, res referee.Re
 		Endings: endingCounts(res.Games), Stopped: res.Stopped, WallSeconds: res.Elapsed.Seconds(),
 		GamesFile: f.out,
 	}
-	s.Forfeits, s.RulesDisagreements = countEndings(res.Games)
+	s.Forfeits, s.RulesDisagreements, s.Refusals = countEndings(res.Games)
 	s.DisagreementPolicy = cfg.Disagreement.String()
 	for _, g := range res.Games {
 		if g.Disagree != nil {
