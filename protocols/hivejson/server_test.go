@@ -396,17 +396,23 @@ func TestServerOffersOnly(t *testing.T) {
 	}
 }
 
-// TestServerDeadlines: a search that does not end by itself is stopped in
-// time to answer by the request's response_deadline, or after the default
-// time and margin when it is null, with an offered turn; and the searcher
-// is told how long it has.
+// TestServerDeadlines: a search that never ends on its own is stopped in
+// time for the answer to meet the request's response_deadline (or, without
+// one, DefaultTime plus Margin), and a turn is still answered. What is
+// asserted exactly is the deadline the search was given, as time left when
+// it started: the wall-clock time of the whole exchange is only checked
+// against a hang, since a loaded machine may delay any reply.
 func TestServerDeadlines(t *testing.T) {
 	var mu sync.Mutex
-	var limits []time.Duration
+	var limits, left []time.Duration
 	addr := startServer(t, ServerConfig{
 		Searcher: searchFunc(func(ctx context.Context, g *core.Game, limit engine.Limit) (core.Move, error) {
+			deadline, ok := ctx.Deadline()
 			mu.Lock()
 			limits = append(limits, limit.Time)
+			if ok {
+				left = append(left, time.Until(deadline))
+			}
 			mu.Unlock()
 			return stalling(ctx, g, limit)
 		}),
@@ -415,13 +421,13 @@ func TestServerDeadlines(t *testing.T) {
 		Log:         zerolog.Nop(),
 	})
 	c := dialServer(t, addr)
+	const hang = 5 * time.Second
 	for _, tc := range []struct {
 		name     string
 		deadline time.Duration // 0: null
-		atMost   time.Duration
 	}{
-		{"deadline", 600 * time.Millisecond, 600 * time.Millisecond},
-		{"null", 0, 250*time.Millisecond + 150*time.Millisecond},
+		{"deadline", 600 * time.Millisecond},
+		{"null", 0},
 	} {
 		req := fixtureRequest(t, "choose_turn_midgame.json")
 		req.RequestTimestamp = time.Now().UnixMilli()
@@ -432,18 +438,23 @@ func TestServerDeadlines(t *testing.T) {
 		start := time.Now()
 		c.send(req)
 		r := c.readTurn()
-		took := time.Since(start)
 		if r.Failed() || r.TurnType == "" {
 			t.Errorf("%s: answered %+v, want a turn", tc.name, r)
 		}
-		if took > tc.atMost {
-			t.Errorf("%s: answered after %s, want at most %s", tc.name, took, tc.atMost)
+		if took := time.Since(start); took > hang {
+			t.Errorf("%s: answered after %s", tc.name, took)
 		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(limits) != 2 || limits[0] != 400*time.Millisecond || limits[1] != 150*time.Millisecond {
 		t.Errorf("search limits %v, want [400ms 150ms]", limits)
+	}
+	// 600 ms less a reserve for the answer's journey (a fifth of the time,
+	// at most the Margin: 100 ms); without a deadline, DefaultTime and the
+	// Margin.
+	if len(left) != 2 || left[0] > 500*time.Millisecond || left[0] <= 0 || left[1] > 250*time.Millisecond || left[1] <= 0 {
+		t.Errorf("the searches were stopped after %v, want at most [500ms 250ms]", left)
 	}
 }
 
