@@ -42,6 +42,7 @@ type serveConfig struct {
 	poolLimit, poolQueue                 int
 	poolHashMB                           int
 	sessionMaxThreads, sessionMaxHash    int
+	sessionMaxPerft                      int
 	poolWait                             time.Duration
 	pairViewers                          bool
 	pairWait, moveWait                   time.Duration
@@ -86,7 +87,8 @@ Hub session may set the Threads and HashMB of the engines that serve its own
 searches (options set Threads 2; set-param name=threads value=2), up to
 --session-max-threads and --session-max-hash (or the pool's own value, if
 higher); anything above is refused with an error. A backend that declares no
-such option offers none.
+such option offers none. A UHP session's perft counts on --session-max-threads
+threads, to --session-max-perft plies at most.
 
 SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
 --grace, closes every session and stops every engine, then exits 0.`,
@@ -115,6 +117,7 @@ SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
 	f.IntVar(&cfg.poolHashMB, "pool-hash-mb", 16, "the table size of each native engine of the pool, in MiB (before --engine-option)")
 	f.IntVar(&cfg.sessionMaxThreads, "session-max-threads", 1, "the most Threads a session may set for its searches")
 	f.IntVar(&cfg.sessionMaxHash, "session-max-hash", 16, "the most HashMB a session may set for its searches")
+	f.IntVar(&cfg.sessionMaxPerft, "session-max-perft", 5, "the deepest perft a UHP session may ask for, counted on --session-max-threads threads")
 	f.DurationVar(&cfg.poolWait, "pool-wait", 30*time.Second, "how long a search may wait for an engine")
 	f.BoolVar(&cfg.pairViewers, "pair-viewers", false, "pair the viewers who start remote games (newgame remote) to play each other")
 	f.DurationVar(&cfg.pairWait, "pair-wait", 30*time.Second, "how long a remote game waits for a partner before the backend plays")
@@ -218,6 +221,8 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		return fmt.Errorf("--session-max-threads %d: want at least 1", cfg.sessionMaxThreads)
 	case cfg.sessionMaxHash < 1:
 		return fmt.Errorf("--session-max-hash %d: want at least 1", cfg.sessionMaxHash)
+	case cfg.sessionMaxPerft < 1:
+		return fmt.Errorf("--session-max-perft %d: want at least 1", cfg.sessionMaxPerft)
 	}
 	engineOptions := cfg.backend.options
 	if spec.Kind == "native" {
@@ -446,6 +451,10 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 		Options:    options,
 		Log:        log,
 		MaxLine:    s.cfg.maxLine,
+		// perft is the rules' own work, not the pool's: without a bound a
+		// single client could hold every core for hours.
+		MaxPerftDepth: s.cfg.sessionMaxPerft,
+		PerftThreads:  s.cfg.sessionMaxThreads,
 		OnCommand: func(command string, took time.Duration, err error) {
 			s.metrics.commands.WithLabelValues(protocol, command).Inc()
 			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())

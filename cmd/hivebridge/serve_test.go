@@ -340,9 +340,17 @@ func TestServePoolExhaustion(t *testing.T) {
 // TestServeLimits: idle timeout, oversized input, session limit, each a
 // clear error rather than a silent close.
 func TestServeLimits(t *testing.T) {
-	d := startDaemon(t, "--idle-timeout", "300ms", "--max-line", "100", "--max-sessions", "2")
+	d := startDaemon(t, "--idle-timeout", "300ms", "--max-line", "100", "--max-sessions", "2", "--session-max-perft", "2")
 	a := dialTCP(t, d.uhpAddr)
 	a.answer(t)
+	a.do(t, "newgame Base")
+	if got := a.do(t, "perft 3"); len(got) != 1 || got[0] != "err Unable to calculate perft(3): this engine allows at most 2." {
+		t.Errorf("perft past --session-max-perft: %q", got)
+	}
+	// The published counts from the start of Base: 4, then 96.
+	if got := a.do(t, "perft 2"); len(got) != 2 || !strings.HasPrefix(got[0], "depth=1 nodes=4 ") || !strings.HasPrefix(got[1], "depth=2 nodes=96 ") {
+		t.Errorf("perft 2: %q", got)
+	}
 	if got := a.do(t, "newgame "+strings.Repeat("x", 200)); len(got) != 1 || got[0] != "err The command is longer than 100 bytes." {
 		t.Errorf("long line: %q", got)
 	}

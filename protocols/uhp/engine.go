@@ -44,6 +44,9 @@ type Config struct {
 	Dialect Dialect
 	// MaxPerftDepth, if not zero, refuses deeper perft commands.
 	MaxPerftDepth int
+	// PerftThreads is how many threads perft counts on; zero means one per
+	// CPU.
+	PerftThreads int
 	// Log receives the session's diagnostics (never protocol lines); the
 	// zero value discards them.
 	Log zerolog.Logger
@@ -683,11 +686,15 @@ func (e *Engine) perft(ctx context.Context, args []string, w io.Writer) error {
 	if e.cfg.MaxPerftDepth > 0 && depth > e.cfg.MaxPerftDepth {
 		return fmt.Errorf("Unable to calculate perft(%d): this engine allows at most %d.", depth, e.cfg.MaxPerftDepth)
 	}
+	threads := e.cfg.PerftThreads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
 	for d := 1; d <= depth; d++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		writeLines(w, PerftLine(e.game, d, runtime.NumCPU()))
+		writeLines(w, PerftLine(e.game, d, threads))
 		flush(w)
 	}
 	return nil
