@@ -15,16 +15,17 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/translate"
 )
 
 // startHubFake starts this test binary as a fake Hub engine in the given
 // mode, and checks at the end of the test that none of its processes is
 // left. It returns the directory of the fake's records.
-func startHubFake(t *testing.T, mode string) (*translate.HubProcess, *syncBuffer, string) {
+func startHubFake(t *testing.T, mode string) (*translate.HubProcess, *syncbuf.Buffer, string) {
 	t.Helper()
 	dir := fakeengine.SetenvHub(t, mode)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: fakeengine.Timeouts()}
 	p, err := translate.StartHub(context.Background(), os.Args[0], nil, cfg)
 	if err != nil {

@@ -1,7 +1,6 @@
 package translate_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,35 +16,18 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 )
 
-// syncBuffer is a log sink safe for the engine's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // startFake starts this test binary as a fake engine in the given mode,
 // and checks at the end of the test that none of its processes is left.
-func startFake(t *testing.T, mode string) (*translate.UHPProcess, *syncBuffer) {
+func startFake(t *testing.T, mode string) (*translate.UHPProcess, *syncbuf.Buffer) {
 	t.Helper()
 	dir := fakeengine.Setenv(t, mode)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: fakeengine.Timeouts()}
 	p, err := translate.StartUHP(context.Background(), os.Args[0], nil, cfg)
 	if err != nil {
@@ -177,7 +158,7 @@ func TestMisbehavingEngines(t *testing.T) {
 // in mode (the fakes misbehave once): the next search works on the game g
 // (the midgame position), a flood of standard error was reported, and
 // nothing was logged as an error.
-func checkRecovered(t *testing.T, p translate.Engine, g *core.Game, logs *syncBuffer, mode string) {
+func checkRecovered(t *testing.T, p translate.Engine, g *core.Game, logs *syncbuf.Buffer, mode string) {
 	t.Helper()
 	ctx := context.Background()
 	g.Play(firstLegal(g))

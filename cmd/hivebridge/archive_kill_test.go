@@ -18,6 +18,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hivebridge/hivebridge/internal/pgtest"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
 
@@ -26,7 +27,7 @@ import (
 type childDaemon struct {
 	cmd      *exec.Cmd
 	httpAddr string
-	stderr   *lockedBuffer
+	stderr   *syncbuf.Buffer
 	exited   chan struct{}
 }
 
@@ -36,7 +37,7 @@ func startChild(t *testing.T, args ...string) *childDaemon {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--http", "127.0.0.1:0", "--log-level", "info"}, args...)...)
 	cmd.Env = append(os.Environ(), runMainVar+"=1")
-	c := &childDaemon{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	c := &childDaemon{cmd: cmd, stderr: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

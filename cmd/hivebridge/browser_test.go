@@ -24,6 +24,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
@@ -99,7 +100,7 @@ func newBrowser(t *testing.T, path string) context.Context {
 type page struct {
 	t       *testing.T
 	ctx     context.Context
-	console lockedBuffer // what the page printed, for failures
+	console syncbuf.Buffer // what the page printed, for failures
 }
 
 // newTab opens a tab in a browser context of its own (its own storage) and
@@ -116,7 +117,7 @@ func newTab(t *testing.T, browser context.Context) *page {
 		t.Fatalf("opening a tab: %v", err)
 	}
 	messages := chromedp.Console(ctx)
-	var exceptions lockedBuffer
+	var exceptions syncbuf.Buffer
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 )
 
@@ -28,7 +29,7 @@ func startHivejson(t *testing.T, args ...string) string {
 	t.Helper()
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	root := NewCmdRoot()
 	root.SetArgs(append([]string{"hivejson", "--listen", "127.0.0.1:0", "--log-level", "disabled"}, args...))
 	root.SetOut(out)

@@ -20,27 +20,10 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
-
-// lockedBuffer collects a command's output for a test while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // daemon is a hivebridge serve running in the test process.
 type daemon struct {
@@ -57,7 +40,7 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 	t.Helper()
 	d := &daemon{goroutines: runtime.NumGoroutine()}
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	root := NewCmdRoot()
 	root.SetArgs(append([]string{"serve", "--uhp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "disabled", "--db", "none"}, args...))
 	root.SetOut(out)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 )
 
 // searchFunc is a Searcher made of a function.
@@ -777,25 +778,6 @@ func FuzzServerConn(f *testing.F) {
 	})
 }
 
-// lockedBuffer is a log sink the server's goroutines may write while the
-// test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // reportingSearcher answers as answerWith does, reporting before it the
 // depth, score and nodes of its search of the move it will answer.
 type reportingSearcher struct{ answer engine.Searcher }
@@ -811,7 +793,7 @@ func (r reportingSearcher) BestMove(ctx context.Context, g *core.Game, limit eng
 // TestServerLogsSearch checks that the debug log says what the search said
 // of the turn the server answered with: its depth, score and nodes.
 func TestServerLogsSearch(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	addr := startServer(t, ServerConfig{
 		Searcher: reportingSearcher{answerWith(t, map[int]Turn{16: {TurnType: TurnMovement, Source: "1,1", Destination: "3,-1"}})},
 		Log:      zerolog.New(logs).Level(zerolog.DebugLevel),

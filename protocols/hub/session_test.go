@@ -13,6 +13,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 )
 
@@ -624,7 +625,7 @@ func TestSessionCancelledAndBrokenOutput(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	var out syncBuilder
+	var out syncbuf.Buffer
 	errc := make(chan error, 1)
 	go func() { errc <- hub.NewSession(testConfig(untilStopped{}, true)).Run(ctx, inR, &out) }()
 	io.WriteString(inW, "pos variant=Base\nlevel infinite\ngo think\n")
@@ -653,22 +654,4 @@ func TestSessionCancelledAndBrokenOutput(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return when its output failed")
 	}
-}
-
-// syncBuilder is an output safe to read while the session writes it.
-type syncBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuilder) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuilder) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
