@@ -479,15 +479,18 @@ func TestSessionPonder(t *testing.T) {
 		s.send("ponder-hit")
 		start := time.Now()
 		s.expect(done(want))
-		if took := time.Since(start); took < 150*time.Millisecond || took > time.Second {
+		// At least the move time (the clock started at ponder-hit); the upper
+		// bound only catches a clock that never started.
+		if took := time.Since(start); took < 150*time.Millisecond || took > 3*time.Second {
 			t.Errorf("interruptible %v: done %v after ponder-hit, want about 0.2s", interruptible, took)
 		}
 		// Stopped while pondering, it answers at once (the move it knows
-		// depends on how far it got).
+		// depends on how far it got): a ponder search has no clock, so only
+		// the stop can end it; the bound is for a loaded machine.
 		s.send("pos variant=Base", "level move-time=0.2", "go ponder", "stop")
 		start = time.Now()
 		s.expect(`done move=w[QSBGA]1?`)
-		if took := time.Since(start); took > 150*time.Millisecond {
+		if took := time.Since(start); took > time.Second {
 			t.Errorf("interruptible %v: stop while pondering answered after %v", interruptible, took)
 		}
 	}
