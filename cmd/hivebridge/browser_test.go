@@ -578,10 +578,53 @@ func playOnPage(t *testing.T, p *page, g *core.Game, m core.Move, keyboard bool)
 		t.Fatalf("destination %s reads %q", dest, label)
 	}
 	if keyboard {
+		p.checkArrows()
 		p.tabTo(dest)
 		p.do(chromedp.KeyEvent(kb.Enter))
 	} else {
 		p.click(dest)
+	}
+}
+
+// checkArrows presses each arrow key on the board, starting from its first
+// destination, and checks that the focus stays on the board's pieces and
+// destinations and moves only the way the arrow points; with more than one
+// of them on the board, some arrow must move it.
+func (p *page) checkArrows() {
+	p.t.Helper()
+	const focusedJS = `(() => { const a = document.activeElement; const b = a.getBoundingClientRect();
+  return { onBoard: !!a.closest('#board') && a.matches('.piece, .dest'), x: b.left + b.width / 2, y: b.top + b.height / 2,
+    many: document.querySelectorAll('#board .piece[tabindex], #board .dest[tabindex]').length > 1 }; })()`
+	type focused struct {
+		OnBoard bool    `json:"onBoard"`
+		X       float64 `json:"x"`
+		Y       float64 `json:"y"`
+		Many    bool    `json:"many"`
+	}
+	p.do(chromedp.Focus(chromedp.CSS(`#board .dest`)))
+	moves := 0
+	for _, arrow := range []struct {
+		key    string
+		dx, dy float64
+	}{{kb.ArrowRight, 1, 0}, {kb.ArrowDown, 0, 1}, {kb.ArrowLeft, -1, 0}, {kb.ArrowUp, 0, -1}} {
+		var before, after focused
+		p.eval(focusedJS, &before)
+		p.do(chromedp.KeyEvent(arrow.key))
+		p.eval(focusedJS, &after)
+		if !after.OnBoard {
+			p.t.Fatalf("an arrow key took the focus off the board's pieces and destinations")
+		}
+		along := (after.X-before.X)*arrow.dx + (after.Y-before.Y)*arrow.dy
+		switch {
+		case after.X == before.X && after.Y == before.Y:
+		case along < 1:
+			p.t.Fatalf("arrow (%g, %g) moved the focus from (%.0f, %.0f) to (%.0f, %.0f)", arrow.dx, arrow.dy, before.X, before.Y, after.X, after.Y)
+		default:
+			moves++
+		}
+		if after.Many && moves == 0 && arrow.key == kb.ArrowUp {
+			p.t.Fatalf("no arrow key moved the focus on a board with several pieces")
+		}
 	}
 }
 

@@ -1037,6 +1037,39 @@ function setupArchive() {
   });
 }
 
+// ---- Moving the focus on the board ----------------------------------------
+
+// ARROWS are the screen directions of the arrow keys.
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// nearestOnBoard returns the piece or destination the arrow [dx, dy] leads
+// to from the focused one: the nearest whose centre lies within 60° of that
+// direction, a sideways step counted twice, so that Up and Down reach the
+// hexes above and below on either side and Left and Right the ones beside.
+// Tab still reaches everything in order; the arrows go where the eye goes.
+function nearestOnBoard(board, from, [dx, dy]) {
+  const centreOf = (el) => {
+    const b = el.getBoundingClientRect();
+    return [b.left + b.width / 2, b.top + b.height / 2];
+  };
+  const [x0, y0] = centreOf(from);
+  let best = null;
+  let bestCost = Infinity;
+  for (const el of board.querySelectorAll('.piece[tabindex], .dest[tabindex]')) {
+    if (el === from) continue;
+    const [x, y] = centreOf(el);
+    const along = (x - x0) * dx + (y - y0) * dy;
+    const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+    if (along < 1 || across > along * Math.sqrt(3) + 1) continue;
+    const cost = along + 2 * across;
+    if (cost < bestCost) {
+      best = el;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
 // ---- Wiring ---------------------------------------------------------------
 
 function setupControls() {
@@ -1097,7 +1130,12 @@ function setupControls() {
   const board = $('board');
   board.addEventListener('click', (e) => activate(e.target, false));
   board.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
+    if (e.key in ARROWS && !state.replay && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      const from = e.target.closest('.dest, .piece');
+      const to = from && nearestOnBoard(board, from, ARROWS[e.key]);
+      if (from) e.preventDefault();
+      if (to) to.focus();
+    } else if (e.key === 'Enter' || e.key === ' ') {
       if (e.target.closest('.dest, .piece')) {
         e.preventDefault();
         activate(e.target, true);
