@@ -424,6 +424,12 @@ func TestSessionUninterruptibleStop(t *testing.T) {
 	s.send("pos variant=Base+MLP", "level move-time=60", "go think")
 	s.send("ping")
 	s.expect("pong")
+	// The search runs on its own goroutine: stop is sent once it has
+	// begun, so that what is checked is that stop does not wait for it.
+	started := time.Now().Add(2 * time.Second)
+	for len(rec.seen()) < 2 && time.Now().Before(started) {
+		time.Sleep(time.Millisecond)
+	}
 	s.send("stop")
 	s.expect(done(moveIn(t, allExpansions, nil, -1)))
 	if n := rec.busy(); n != 2 {
