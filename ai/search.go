@@ -101,7 +101,7 @@ func (s *Searcher) Clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.helpers.Wait()
-	s.tt = newTable(s.tt.megabytes())
+	s.tt.clear()
 	for _, w := range s.workers {
 		w.history = [core.NumPieces][historyCells]int32{}
 	}
