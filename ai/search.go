@@ -94,8 +94,8 @@ func (s *Searcher) SetHashMB(mb int) {
 	s.tt = newTable(mb)
 }
 
-// Clear empties the transposition table and the threads' move-ordering
-// history, so that the next search knows nothing of the earlier ones: what
+// Clear empties the transposition table, the threads' move-ordering
+// history and their caches of static evaluations, so that the next search knows nothing of the earlier ones: what
 // a new game asks for.
 func (s *Searcher) Clear() {
 	s.mu.Lock()
@@ -104,6 +104,7 @@ func (s *Searcher) Clear() {
 	s.tt.clear()
 	for _, w := range s.workers {
 		w.history = [core.NumPieces][historyCells]int32{}
+		w.evals = evalCache{}
 	}
 }
 

@@ -57,6 +57,7 @@ type worker struct {
 	lmr     [maxPly][maxLMRMoves]uint8 // see reduction
 	history [core.NumPieces][historyCells]int32
 	marks   [1 << 16]uint8 // indexed by core.Cell: the Queen neighbourhoods
+	evals   evalCache
 
 	nodes    uint64 // nodes searched by this thread in this search
 	selDepth int    // the deepest ply this thread reached in this search
@@ -160,7 +161,7 @@ func (w *worker) leaf(ply int) int {
 		w.selDepth = max(w.selDepth, ply+1)
 		return MateScore - ply - 1
 	}
-	return Evaluate(g)
+	return w.evaluate()
 }
 
 // enemyQueenHasOneLiberty reports whether the Queen of the side not to
@@ -278,7 +279,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
 	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
 	if !pvNode && abs(beta) < mateBound && !w.threatened(ownQ) {
-		eval := Evaluate(g)
+		eval := w.evaluate()
 		// Reverse futility: so far above beta that one ply more will
 		// not bring it down.
 		if depth <= 2 && eval-futilityMargin*depth >= beta {
