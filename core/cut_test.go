@@ -16,7 +16,7 @@ func TestCutPiecesMatchesArticulation(t *testing.T) {
 	for game := 0; game < 400; game++ {
 		g := NewGame(GameType(game) % AllGameTypes)
 		for !g.Over() && g.Ply() < 120 {
-			if got, want := g.cutPieces(), g.articulationPieces(); got != want {
+			if got, want := g.findCutPieces(), g.articulationPieces(); got != want {
 				t.Fatalf("game %d ply %d: cutPieces %032b, articulation search %032b", game, g.Ply(), got, want)
 			}
 			if g.hasHole() {
@@ -44,4 +44,40 @@ func (g *Game) hasHole() bool {
 		}
 	}
 	return false
+}
+
+// TestCutPiecesMemo plays and takes back moves of random games, asking
+// for the cut set before and after each, and checks that the memo of
+// cutPieces always answers what a fresh computation does: Play must
+// forget it and Undo bring back the parent's, passes included.
+func TestCutPiecesMemo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	var l MoveList
+	check := func(g *Game, game int, when string) {
+		t.Helper()
+		if got, want := g.cutPieces(), g.findCutPieces(); got != want {
+			t.Fatalf("game %d ply %d %s: memo %032b, computed %032b", game, g.Ply(), when, got, want)
+		}
+	}
+	for game := 0; game < 100; game++ {
+		g := NewGame(GameType(game) % AllGameTypes)
+		for !g.Over() && g.Ply() < 100 {
+			check(g, game, "before the moves")
+			g.GenerateMoves(&l)
+			for i := 0; i < 3 && i < l.Len(); i++ {
+				g.Play(l.At(rng.IntN(l.Len())))
+				if rng.IntN(2) == 0 {
+					check(g, game, "after a move")
+				}
+				if !g.Over() {
+					g.Play(Pass)
+					check(g, game, "after a pass")
+					g.Undo()
+				}
+				g.Undo()
+				check(g, game, "after taking the move back")
+			}
+			g.Play(l.At(rng.IntN(l.Len())))
+		}
+	}
 }

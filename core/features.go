@@ -116,7 +116,17 @@ func (g *Game) canClimb(c Cell, level uint8) bool {
 	return false
 }
 
-// cutPieces returns the same set as articulationPieces, the top pieces of
+// cutPieces returns the top pieces of the cells whose removal would split
+// the hive (see findCutPieces), computed once per position: the Game
+// keeps the last answer until the board changes.
+func (g *Game) cutPieces() uint32 {
+	if !g.cutKnown {
+		g.cut, g.cutKnown = g.findCutPieces(), true
+	}
+	return g.cut
+}
+
+// findCutPieces returns the same set as articulationPieces, the top pieces of
 // the cells whose removal would split the hive, usually without a graph
 // search. On the hexagonal grid the occupied cells, their adjacencies and
 // their triangles of mutually adjacent cells form a planar complex, whose
@@ -131,7 +141,7 @@ func (g *Game) canClimb(c Cell, level uint8) bool {
 // the cost of the search for articulation points, which only a hive with a
 // hole still needs (about one midgame position in six). It matters because
 // an evaluation asks for this at every leaf of a search.
-func (g *Game) cutPieces() uint32 {
+func (g *Game) findCutPieces() uint32 {
 	if bits.OnesCount32(g.onBoard) < 3 {
 		return 0
 	}
@@ -159,7 +169,7 @@ func (g *Game) cutPieces() uint32 {
 	return cut
 }
 
-// cutPiecesWithHoles returns what cutPieces does, for a hive with holes.
+// cutPiecesWithHoles returns what findCutPieces does, for a hive with holes.
 // Removing a cell whose neighbours form k runs, with gaps lying in r
 // distinct empty regions, leaves k-r+1 pieces of hive (the Euler
 // characteristic rises by k-1 while r regions merge into one), so the cell
