@@ -80,12 +80,7 @@ func newTable(mb int) *table {
 // memory the table already has, not a fresh allocation of its size (and
 // the garbage collection of the old one) each time. The caller must be
 // the table's only user.
-func (t *table) clear() {
-	for i := range t.slots {
-		t.slots[i].check.Store(0)
-		t.slots[i].data.Store(0)
-	}
-}
+func (t *table) clear() { clear(t.slots) }
 
 // megabytes is the size the table was made with, rounded down as newTable
 // rounds it.
