@@ -5,14 +5,15 @@ import (
 	"testing"
 )
 
-// TestCutPiecesMatchesArticulation checks the counting shortcuts of
-// cutPieces (no hole, single-cell holes) against the articulation-point
-// search over every position of many random games of every game type,
-// holes included: the two must name the same pieces everywhere.
+// TestCutPiecesMatchesArticulation checks the shortcuts of cutPieces (no
+// hole; holes, single cells or larger, found by flooding) against the
+// articulation-point search over every position of many random games of
+// every game type, holes included: the two must name the same pieces
+// everywhere.
 func TestCutPiecesMatchesArticulation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
 	var l MoveList
-	withHoles := 0
+	withHoles, withLargerHoles := 0, 0
 	for game := 0; game < 400; game++ {
 		g := NewGame(GameType(game) % AllGameTypes)
 		for !g.Over() && g.Ply() < 120 {
@@ -22,12 +23,15 @@ func TestCutPiecesMatchesArticulation(t *testing.T) {
 			if g.hasHole() {
 				withHoles++
 			}
+			if g.hasMultiCellHole() {
+				withLargerHoles++
+			}
 			g.GenerateMoves(&l)
 			g.Play(l.At(rng.IntN(l.Len())))
 		}
 	}
-	if withHoles < 1000 {
-		t.Fatalf("only %d positions with a hole: the shortcut for holes was hardly tested", withHoles)
+	if withHoles < 1000 || withLargerHoles < 1000 {
+		t.Fatalf("only %d positions with a single-cell hole and %d with a larger one: the shortcut for holes was hardly tested", withHoles, withLargerHoles)
 	}
 }
 
@@ -80,4 +84,36 @@ func TestCutPiecesMemo(t *testing.T) {
 			g.Play(l.At(rng.IntN(l.Len())))
 		}
 	}
+}
+
+// hasMultiCellHole reports whether the hive encloses an empty region of
+// two or more cells and no larger than maxHoleCells.
+func (g *Game) hasMultiCellHole() bool {
+	seen := map[Cell]bool{}
+	for p := Piece(0); p < NumPieces; p++ {
+		c := g.pos[p]
+		if c == NoCell {
+			continue
+		}
+		for d := Direction(0); d < NumDirections; d++ {
+			x := c.Neighbor(d)
+			if g.height[x] != 0 || seen[x] {
+				continue
+			}
+			region := []Cell{x}
+			seen[x] = true
+			for i := 0; i < len(region) && len(region) <= 2*maxHoleCells; i++ {
+				for e := Direction(0); e < NumDirections; e++ {
+					if y := region[i].Neighbor(e); g.height[y] == 0 && !seen[y] {
+						seen[y] = true
+						region = append(region, y)
+					}
+				}
+			}
+			if n := len(region); n >= 2 && n <= maxHoleCells {
+				return true
+			}
+		}
+	}
+	return false
 }
