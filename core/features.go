@@ -172,8 +172,14 @@ func (g *Game) findCutPieces() uint32 {
 
 // maxHoleCells is the largest hole cutPiecesWithHoles measures: a flood
 // of the empty cells that grows past it is taken for the outer region,
-// which the count of holes then checks.
-const maxHoleCells = 12
+// which the count of holes then checks. So is one that reaches an empty
+// cell with openCell or fewer occupied neighbours: the cells of a small
+// hole are hemmed in on three sides or more, and most of the cells around
+// a hive are not, so the outer region is told apart in a step or two.
+const (
+	maxHoleCells = 12
+	openCell     = 2
+)
 
 // cutPiecesWithHoles returns what findCutPieces does, for a hive with
 // holes, given the cells with two or more runs of neighbours (candidates:
@@ -183,15 +189,16 @@ const maxHoleCells = 12
 // one), so the cell is a cut exactly when two of its gaps share a region.
 //
 // The regions are found by flooding the empty cells next to the hive, each
-// flood stopped once it grows past maxHoleCells cells or meets a cell of
-// a stopped flood: a flood that ends by itself has found a whole hole,
-// one that was stopped is labelled outer. When as many holes were found
+// flood stopped once it grows past maxHoleCells cells, meets a cell of a
+// stopped flood or one open on four sides or more (see openCell): a flood
+// that ends by itself has found a whole hole, one that was stopped is
+// labelled outer. When as many holes were found
 // as the Euler count says there are, every stopped flood was indeed the
 // outer region (an unbounded region is the only one left), and the cells
 // left unlabelled once all holes are found are outer too. Holes are
 // nearly always single cells closed on all six sides, each a flood of one
-// cell. A hole larger than maxHoleCells leaves the count short, and the
-// articulation-point search decides.
+// cell. A hole larger than maxHoleCells, or with an open cell, leaves the
+// count short, and the articulation-point search decides.
 func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 	if holes < 0 || holes > 62 {
 		return g.articulationPieces() // not a real hive's: let the search decide
@@ -213,8 +220,8 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 			if m := mark[x]; m >= outer && m <= last {
 				continue // labelled already
 			}
-			if found == holes {
-				mark[x] = outer // every hole is known: the rest is outside
+			if found == holes || bits.OnesCount8(g.occ[x]) <= openCell {
+				mark[x] = outer // every hole is known, or x looks outside
 				continue
 			}
 			label := outer + 1 + uint32(found)
@@ -229,7 +236,7 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 					if g.height[y] != 0 || mark[y] == label {
 						continue
 					}
-					if mark[y] == outer || n == maxHoleCells {
+					if mark[y] == outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
 						stopped = true
 						break grow
 					}
