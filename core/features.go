@@ -204,59 +204,23 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 		return g.articulationPieces() // not a real hive's: let the search decide
 	}
 	// Labels: outer, then outer+1+i for the i-th hole found.
-	outer := g.gen.newEpochs(uint32(holes) + 1)
-	last := outer + uint32(holes)
-	mark := &g.gen.mark
-	found := 0
-	var flood [maxHoleCells]Cell
-	for all := g.onBoard; all != 0; all &= all - 1 {
-		p := Piece(bits.TrailingZeros32(all))
-		c := g.pos[p]
-		if g.top[c] != p {
-			continue
-		}
-		for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
-			x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
-			if m := mark[x]; m >= outer && m <= last {
-				continue // labelled already
-			}
-			if found == holes || bits.OnesCount8(g.occ[x]) <= openCell {
-				mark[x] = outer // every hole is known, or x looks outside
-				continue
-			}
-			label := outer + 1 + uint32(found)
-			mark[x] = label
-			flood[0] = x
-			n, stopped := 1, false
-		grow:
-			for i := 0; i < n; i++ {
-				f := flood[i]
-				for d := Direction(0); d < NumDirections; d++ {
-					y := f.Neighbor(d)
-					if g.height[y] != 0 || mark[y] == label {
-						continue
-					}
-					if mark[y] == outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
-						stopped = true
-						break grow
-					}
-					mark[y] = label
-					flood[n] = y
-					n++
-				}
-			}
-			if !stopped {
-				found++
-				continue
-			}
-			for _, f := range flood[:n] {
-				mark[f] = outer
-			}
+	r := regions{outer: g.gen.newEpochs(uint32(holes) + 1), holes: holes}
+	// The gaps of the candidates first: they are all that the answer
+	// reads. The rest of the hive's edge is looked at only for holes
+	// that no candidate touches, and only until every hole is found.
+	for cand := candidates; cand != 0; cand &= cand - 1 {
+		g.labelAround(&r, g.pos[bits.TrailingZeros32(cand)])
+	}
+	for rest := g.onBoard; rest != 0 && r.found < holes; rest &= rest - 1 {
+		p := Piece(bits.TrailingZeros32(rest))
+		if c := g.pos[p]; g.top[c] == p && candidates&(1<<p) == 0 {
+			g.labelAround(&r, c)
 		}
 	}
-	if found != holes {
+	if r.found != holes {
 		return g.articulationPieces()
 	}
+	mark := &g.gen.mark
 	var cut uint32
 	for ; candidates != 0; candidates &= candidates - 1 {
 		p := Piece(bits.TrailingZeros32(candidates))
@@ -265,15 +229,75 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 		// Each gap starts at an empty neighbour d whose neighbour d-1 is
 		// occupied; its cells are neighbours of each other, so the first
 		// names the gap's region.
-		var regions uint64
+		var seen uint64
 		for s := ^occ & (occ<<1 | occ>>5) & 63; s != 0; s &= s - 1 {
-			r := uint64(1) << (mark[c.Neighbor(Direction(bits.TrailingZeros8(s)))] - outer)
-			if regions&r != 0 {
+			x := c.Neighbor(Direction(bits.TrailingZeros8(s)))
+			label := r.outer // unlabelled once every hole was found: outside
+			if m := mark[x]; m > r.outer && m <= r.outer+uint32(holes) {
+				label = m
+			}
+			bit := uint64(1) << (label - r.outer)
+			if seen&bit != 0 {
 				cut |= 1 << p
 				break
 			}
-			regions |= r
+			seen |= bit
 		}
 	}
 	return cut
+}
+
+// regions is the state of cutPiecesWithHoles' labelling of the empty
+// cells: the outer label (holes are labelled after it), how many holes
+// the Euler count says there are, and how many have been found.
+type regions struct {
+	outer        uint32
+	holes, found int
+}
+
+// labelAround labels the empty neighbours of the occupied cell c with
+// their regions, flooding from each one not labelled yet (see
+// cutPiecesWithHoles).
+func (g *Game) labelAround(r *regions, c Cell) {
+	mark := &g.gen.mark
+	last := r.outer + uint32(r.holes)
+	for empty := ^g.occ[c] & 63; empty != 0 && r.found < r.holes; empty &= empty - 1 {
+		x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
+		if m := mark[x]; m >= r.outer && m <= last {
+			continue // labelled already
+		}
+		if bits.OnesCount8(g.occ[x]) <= openCell {
+			mark[x] = r.outer // looks outside
+			continue
+		}
+		label := r.outer + 1 + uint32(r.found)
+		mark[x] = label
+		var flood [maxHoleCells]Cell
+		flood[0] = x
+		n, stopped := 1, false
+	grow:
+		for i := 0; i < n; i++ {
+			f := flood[i]
+			for d := Direction(0); d < NumDirections; d++ {
+				y := f.Neighbor(d)
+				if g.height[y] != 0 || mark[y] == label {
+					continue
+				}
+				if mark[y] == r.outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
+					stopped = true
+					break grow
+				}
+				mark[y] = label
+				flood[n] = y
+				n++
+			}
+		}
+		if !stopped {
+			r.found++
+			continue
+		}
+		for _, f := range flood[:n] {
+			mark[f] = r.outer
+		}
+	}
 }
