@@ -492,43 +492,9 @@ func (r *rootSearch) scoreOf(m core.Move) int {
 }
 
 // winsNow reports whether the side to move in g has a move that wins at
-// once. Only a move onto the last empty cell around the enemy Queen wins,
-// or a Pillbug throwing that Queen into a hole, so most positions are
-// answered without generating a move, and of the moves generated only
-// those two kinds are played to see: a move empties at most one cell and
-// fills one, so no other move can close the Queen's last cell.
-func winsNow(g *core.Game, list *core.MoveList) bool {
-	if g.Over() {
-		return false
-	}
-	me := g.ToMove()
-	queen := core.Piece(me.Other()) * core.PiecesPerColor
-	q := g.Position(queen)
-	if q == core.NoCell {
-		return false
-	}
-	occ := g.Neighbors(q)
-	if g.Type()&core.WithPillbug == 0 && bits.OnesCount8(occ) < core.NumDirections-1 {
-		return false
-	}
-	last := core.NoCell // the Queen's one empty neighbour, if it has just one
-	if bits.OnesCount8(occ) == core.NumDirections-1 {
-		last = q.Neighbor(core.Direction(bits.TrailingZeros8(^occ & 63)))
-	}
-	g.GenerateMoves(list)
-	for _, m := range list.Moves() {
-		if m == core.Pass || m.To() != last && m.Piece() != queen {
-			continue
-		}
-		g.Play(m)
-		won := g.Result() == winFor(me)
-		g.Undo()
-		if won {
-			return true
-		}
-	}
-	return false
-}
+// once (see core's HasWinningMove, which generates only the moves that
+// could), with list as scratch space.
+func winsNow(g *core.Game, list *core.MoveList) bool { return g.HasWinningMove(list) }
 
 // winFor returns the result of a game won by c.
 func winFor(c core.Color) core.Result {
