@@ -94,16 +94,17 @@ func (s *Searcher) SetHashMB(mb int) {
 	s.tt = newTable(mb)
 }
 
-// Clear empties the transposition table and the threads' move-ordering
-// history, so that the next search knows nothing of the earlier ones: what
+// Clear empties the transposition table, the threads' move-ordering
+// history and their caches of static evaluations, so that the next search knows nothing of the earlier ones: what
 // a new game asks for.
 func (s *Searcher) Clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.helpers.Wait()
-	s.tt = newTable(s.tt.megabytes())
+	s.tt.clear()
 	for _, w := range s.workers {
 		w.history = [core.NumPieces][historyCells]int32{}
+		w.evals = evalCache{}
 	}
 }
 
@@ -491,32 +492,9 @@ func (r *rootSearch) scoreOf(m core.Move) int {
 }
 
 // winsNow reports whether the side to move in g has a move that wins at
-// once. Only a move onto the last empty cell around the enemy Queen wins,
-// or a Pillbug throwing that Queen into a hole, so most positions are
-// answered without generating a move.
-func winsNow(g *core.Game, list *core.MoveList) bool {
-	if g.Over() {
-		return false
-	}
-	me := g.ToMove()
-	q := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
-	if q == core.NoCell {
-		return false
-	}
-	if g.Type()&core.WithPillbug == 0 && bits.OnesCount8(g.Neighbors(q)) < core.NumDirections-1 {
-		return false
-	}
-	g.GenerateMoves(list)
-	for _, m := range list.Moves() {
-		g.Play(m)
-		won := g.Result() == winFor(me)
-		g.Undo()
-		if won {
-			return true
-		}
-	}
-	return false
-}
+// once (see core's HasWinningMove, which generates only the moves that
+// could), with list as scratch space.
+func winsNow(g *core.Game, list *core.MoveList) bool { return g.HasWinningMove(list) }
 
 // winFor returns the result of a game won by c.
 func winFor(c core.Color) core.Result {

@@ -76,6 +76,12 @@ func newTable(mb int) *table {
 	return &table{slots: make([]slot, buckets*bucketSlots), mask: buckets - 1}
 }
 
+// clear empties every slot in place: a new game then costs a pass over
+// memory the table already has, not a fresh allocation of its size (and
+// the garbage collection of the old one) each time. The caller must be
+// the table's only user.
+func (t *table) clear() { clear(t.slots) }
+
 // megabytes is the size the table was made with, rounded down as newTable
 // rounds it.
 func (t *table) megabytes() int {

@@ -56,7 +56,9 @@ type worker struct {
 	null    [maxPly]bool               // the move played at each ply was a null move
 	lmr     [maxPly][maxLMRMoves]uint8 // see reduction
 	history [core.NumPieces][historyCells]int32
-	marks   [1 << 16]uint8 // indexed by core.Cell: the Queen neighbourhoods
+	marks   [1 << 16]uint8        // indexed by core.Cell: the Queen neighbourhoods
+	leave   [core.NumPieces]int16 // see leaveValues
+	evals   evalCache
 
 	nodes    uint64 // nodes searched by this thread in this search
 	selDepth int    // the deepest ply this thread reached in this search
@@ -160,7 +162,7 @@ func (w *worker) leaf(ply int) int {
 		w.selDepth = max(w.selDepth, ply+1)
 		return MateScore - ply - 1
 	}
-	return Evaluate(g)
+	return w.evaluate()
 }
 
 // enemyQueenHasOneLiberty reports whether the Queen of the side not to
@@ -278,7 +280,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
 	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
 	if !pvNode && abs(beta) < mateBound && !w.threatened(ownQ) {
-		eval := Evaluate(g)
+		eval := w.evaluate()
 		// Reverse futility: so far above beta that one ply more will
 		// not bring it down.
 		if depth <= 2 && eval-futilityMargin*depth >= beta {
@@ -406,6 +408,7 @@ func (w *worker) order(ply int, ttMove core.Move) []uint64 {
 	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
 	w.markAround(enemyQ, markNearEnemy, markOnEnemy)
 	w.markAround(ownQ, markNearOwn, 0)
+	w.leaveValues()
 	k0, k1 := w.killers[ply][0], w.killers[ply][1]
 	for i, m := range moves {
 		var v int
@@ -451,12 +454,12 @@ func (w *worker) clearAround(c core.Cell) {
 
 // quietValue is the ordering value of a move that is neither the table's
 // nor a killer: its history, plus a bonus for closing in on the enemy
-// Queen and for freeing one's own, and a malus for the reverse. Leaving a
-// stack empties no cell, so it neither frees nor releases a Queen.
+// Queen and for freeing one's own, and a malus for the reverse (the part
+// that depends on where the piece comes from is in w.leave: see
+// leaveValues).
 func (w *worker) quietValue(m core.Move) int {
-	g := w.g
 	p, to := m.Piece(), m.To()
-	v := int(w.history[p][to%historyCells])
+	v := int(w.history[p][to%historyCells]) + int(w.leave[p])
 	switch t := w.marks[to]; {
 	case t&markOnEnemy != 0:
 		v += onEnemyQueen
@@ -466,8 +469,24 @@ func (w *worker) quietValue(m core.Move) int {
 	if w.marks[to]&markNearOwn != 0 {
 		v -= byOwnQueen
 	}
-	if from := g.Position(p); from != core.NoCell {
+	return v
+}
+
+// leaveValues fills w.leave with the part of each piece's ordering value
+// that depends on the cell it leaves, once per node rather than once per
+// move (a piece has many moves): a malus for leaving the enemy Queen
+// (climbing off it, or, from the ground, stepping away from it) and a
+// bonus for freeing a cell next to one's own Queen. Leaving a stack
+// empties no cell, so it neither frees nor releases a Queen. A piece in
+// hand leaves nothing.
+func (w *worker) leaveValues() {
+	g := w.g
+	w.leave = [core.NumPieces]int16{}
+	for on := g.OnBoard(); on != 0; on &= on - 1 {
+		p := core.Piece(bits.TrailingZeros32(on))
+		from := g.Position(p)
 		f := w.marks[from]
+		v := 0
 		switch {
 		case f&markOnEnemy != 0:
 			v -= onEnemyQueen
@@ -478,8 +497,8 @@ func (w *worker) quietValue(m core.Move) int {
 		if f&markNearOwn != 0 && g.Height(from) == 1 {
 			v += byOwnQueen
 		}
+		w.leave[p] = int16(v)
 	}
-	return v
 }
 
 // cutoff remembers a move that refuted the position at ply, searched

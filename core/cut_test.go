@@ -5,29 +5,33 @@ import (
 	"testing"
 )
 
-// TestCutPiecesMatchesArticulation checks the counting shortcuts of
-// cutPieces (no hole, single-cell holes) against the articulation-point
-// search over every position of many random games of every game type,
-// holes included: the two must name the same pieces everywhere.
+// TestCutPiecesMatchesArticulation checks the shortcuts of cutPieces (no
+// hole; holes, single cells or larger, found by flooding) against the
+// articulation-point search over every position of many random games of
+// every game type, holes included: the two must name the same pieces
+// everywhere.
 func TestCutPiecesMatchesArticulation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
 	var l MoveList
-	withHoles := 0
+	withHoles, withLargerHoles := 0, 0
 	for game := 0; game < 400; game++ {
 		g := NewGame(GameType(game) % AllGameTypes)
 		for !g.Over() && g.Ply() < 120 {
-			if got, want := g.cutPieces(), g.articulationPieces(); got != want {
+			if got, want := g.findCutPieces(), g.articulationPieces(); got != want {
 				t.Fatalf("game %d ply %d: cutPieces %032b, articulation search %032b", game, g.Ply(), got, want)
 			}
 			if g.hasHole() {
 				withHoles++
 			}
+			if g.hasMultiCellHole() {
+				withLargerHoles++
+			}
 			g.GenerateMoves(&l)
 			g.Play(l.At(rng.IntN(l.Len())))
 		}
 	}
-	if withHoles < 1000 {
-		t.Fatalf("only %d positions with a hole: the shortcut for holes was hardly tested", withHoles)
+	if withHoles < 1000 || withLargerHoles < 1000 {
+		t.Fatalf("only %d positions with a single-cell hole and %d with a larger one: the shortcut for holes was hardly tested", withHoles, withLargerHoles)
 	}
 }
 
@@ -40,6 +44,74 @@ func (g *Game) hasHole() bool {
 				if x := c.Neighbor(d); g.height[x] == 0 && g.occ[x] == 63 {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// TestCutPiecesMemo plays and takes back moves of random games, asking
+// for the cut set before and after each, and checks that the memo of
+// cutPieces always answers what a fresh computation does: Play must
+// forget it and Undo bring back the parent's, passes included.
+func TestCutPiecesMemo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	var l MoveList
+	check := func(g *Game, game int, when string) {
+		t.Helper()
+		if got, want := g.cutPieces(), g.findCutPieces(); got != want {
+			t.Fatalf("game %d ply %d %s: memo %032b, computed %032b", game, g.Ply(), when, got, want)
+		}
+	}
+	for game := 0; game < 100; game++ {
+		g := NewGame(GameType(game) % AllGameTypes)
+		for !g.Over() && g.Ply() < 100 {
+			check(g, game, "before the moves")
+			g.GenerateMoves(&l)
+			for i := 0; i < 3 && i < l.Len(); i++ {
+				g.Play(l.At(rng.IntN(l.Len())))
+				if rng.IntN(2) == 0 {
+					check(g, game, "after a move")
+				}
+				if !g.Over() {
+					g.Play(Pass)
+					check(g, game, "after a pass")
+					g.Undo()
+				}
+				g.Undo()
+				check(g, game, "after taking the move back")
+			}
+			g.Play(l.At(rng.IntN(l.Len())))
+		}
+	}
+}
+
+// hasMultiCellHole reports whether the hive encloses an empty region of
+// two or more cells and no larger than maxHoleCells.
+func (g *Game) hasMultiCellHole() bool {
+	seen := map[Cell]bool{}
+	for p := Piece(0); p < NumPieces; p++ {
+		c := g.pos[p]
+		if c == NoCell {
+			continue
+		}
+		for d := Direction(0); d < NumDirections; d++ {
+			x := c.Neighbor(d)
+			if g.height[x] != 0 || seen[x] {
+				continue
+			}
+			region := []Cell{x}
+			seen[x] = true
+			for i := 0; i < len(region) && len(region) <= 2*maxHoleCells; i++ {
+				for e := Direction(0); e < NumDirections; e++ {
+					if y := region[i].Neighbor(e); g.height[y] == 0 && !seen[y] {
+						seen[y] = true
+						region = append(region, y)
+					}
+				}
+			}
+			if n := len(region); n >= 2 && n <= maxHoleCells {
+				return true
 			}
 		}
 	}

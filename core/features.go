@@ -116,7 +116,17 @@ func (g *Game) canClimb(c Cell, level uint8) bool {
 	return false
 }
 
-// cutPieces returns the same set as articulationPieces, the top pieces of
+// cutPieces returns the top pieces of the cells whose removal would split
+// the hive (see findCutPieces), computed once per position: the Game
+// keeps the last answer until the board changes.
+func (g *Game) cutPieces() uint32 {
+	if !g.cutKnown {
+		g.cut, g.cutKnown = g.findCutPieces(), true
+	}
+	return g.cut
+}
+
+// findCutPieces returns the same set as articulationPieces, the top pieces of
 // the cells whose removal would split the hive, usually without a graph
 // search. On the hexagonal grid the occupied cells, their adjacencies and
 // their triangles of mutually adjacent cells form a planar complex, whose
@@ -128,10 +138,11 @@ func (g *Game) canClimb(c Cell, level uint8) bool {
 // to the same region. With no hole, every gap lies in the one outer region,
 // and a cell is a cut exactly when k >= 2. Counting V, E, T and the runs is
 // one pass of population counts over the occupied cells, about a third of
-// the cost of the search for articulation points, which only a hive with a
-// hole still needs (about one midgame position in six). It matters because
-// an evaluation asks for this at every leaf of a search.
-func (g *Game) cutPieces() uint32 {
+// the cost of the search for articulation points. A hive with holes (two
+// positions in five of the midgame benchmark's searches) needs to know
+// which gaps share a region: see cutPiecesWithHoles. It matters because an
+// evaluation asks for this at every leaf of a search.
+func (g *Game) findCutPieces() uint32 {
 	if bits.OnesCount32(g.onBoard) < 3 {
 		return 0
 	}
@@ -154,62 +165,139 @@ func (g *Game) cutPieces() uint32 {
 		}
 	}
 	if holes := 1 - cells + adjacent2/2 - triangles3/3; holes != 0 {
-		return g.cutPiecesWithHoles(holes)
+		return g.cutPiecesWithHoles(holes, cut)
 	}
 	return cut
 }
 
-// cutPiecesWithHoles returns what cutPieces does, for a hive with holes.
-// Removing a cell whose neighbours form k runs, with gaps lying in r
-// distinct empty regions, leaves k-r+1 pieces of hive (the Euler
-// characteristic rises by k-1 while r regions merge into one), so the cell
-// is a cut exactly when two of its gaps share a region. Nearly every hole
-// of a real hive is a single empty cell closed on all six sides; when all
-// of them are (the hole cells found that way add up to the Euler count),
-// every gap that is not one of those cells lies in the outer region, and a
-// cell is a cut exactly when two of its gaps do. Otherwise a larger hole
-// makes the regions unknown, and the articulation-point search decides.
-func (g *Game) cutPiecesWithHoles(holes int) uint32 {
-	// Each single-cell hole is seen from all six of its neighbours.
-	seen := 0
-	for all := g.onBoard; all != 0; all &= all - 1 {
-		p := Piece(bits.TrailingZeros32(all))
-		c := g.pos[p]
-		if g.top[c] != p {
-			continue
-		}
-		for empty := ^g.occ[c] & 63; empty != 0; empty &= empty - 1 {
-			if g.occ[c.Neighbor(Direction(bits.TrailingZeros8(empty)))] == 63 {
-				seen++
-			}
+// maxHoleCells is the largest hole cutPiecesWithHoles measures: a flood
+// of the empty cells that grows past it is taken for the outer region,
+// which the count of holes then checks. So is one that reaches an empty
+// cell with openCell or fewer occupied neighbours: the cells of a small
+// hole are hemmed in on three sides or more, and most of the cells around
+// a hive are not, so the outer region is told apart in a step or two.
+const (
+	maxHoleCells = 12
+	openCell     = 2
+)
+
+// cutPiecesWithHoles returns what findCutPieces does, for a hive with
+// holes, given the cells with two or more runs of neighbours (candidates:
+// no other cell can be a cut). Removing a cell whose neighbours form k
+// runs, with gaps lying in r distinct empty regions, leaves k-r+1 pieces of
+// hive (the Euler characteristic rises by k-1 while r regions merge into
+// one), so the cell is a cut exactly when two of its gaps share a region.
+//
+// The regions are found by flooding the empty cells next to the hive, each
+// flood stopped once it grows past maxHoleCells cells, meets a cell of a
+// stopped flood or one open on four sides or more (see openCell): a flood
+// that ends by itself has found a whole hole, one that was stopped is
+// labelled outer. When as many holes were found
+// as the Euler count says there are, every stopped flood was indeed the
+// outer region (an unbounded region is the only one left), and the cells
+// left unlabelled once all holes are found are outer too. Holes are
+// nearly always single cells closed on all six sides, each a flood of one
+// cell. A hole larger than maxHoleCells, or with an open cell, leaves the
+// count short, and the articulation-point search decides.
+func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
+	if holes < 0 || holes > 62 {
+		return g.articulationPieces() // not a real hive's: let the search decide
+	}
+	// Labels: outer, then outer+1+i for the i-th hole found.
+	r := regions{outer: g.gen.newEpochs(uint32(holes) + 1), holes: holes}
+	// The gaps of the candidates first: they are all that the answer
+	// reads. The rest of the hive's edge is looked at only for holes
+	// that no candidate touches, and only until every hole is found.
+	for cand := candidates; cand != 0; cand &= cand - 1 {
+		g.labelAround(&r, g.pos[bits.TrailingZeros32(cand)])
+	}
+	for rest := g.onBoard; rest != 0 && r.found < holes; rest &= rest - 1 {
+		p := Piece(bits.TrailingZeros32(rest))
+		if c := g.pos[p]; g.top[c] == p && candidates&(1<<p) == 0 {
+			g.labelAround(&r, c)
 		}
 	}
-	if seen != 6*holes {
+	if r.found != holes {
 		return g.articulationPieces()
 	}
+	mark := &g.gen.mark
 	var cut uint32
-	for all := g.onBoard; all != 0; all &= all - 1 {
-		p := Piece(bits.TrailingZeros32(all))
+	for ; candidates != 0; candidates &= candidates - 1 {
+		p := Piece(bits.TrailingZeros32(candidates))
 		c := g.pos[p]
 		occ := g.occ[c]
-		if g.top[c] != p || bits.OnesCount8(occ)-bits.OnesCount8(occ&(occ>>1|occ<<5)&63) < 2 {
-			continue // covered, or one run of neighbours: never a cut
-		}
-		// Count the gaps that are not a closed single cell: each gap
-		// starts at an empty neighbour d whose neighbour d-1 is occupied.
-		empty := ^occ & 63
-		starts := empty & (occ<<1 | occ>>5) & 63
-		outer := 0
-		for s := starts; s != 0; s &= s - 1 {
-			d := Direction(bits.TrailingZeros8(s))
-			single := occ&(1<<d.Clockwise()) != 0
-			if !single || g.occ[c.Neighbor(d)] != 63 {
-				outer++
+		// Each gap starts at an empty neighbour d whose neighbour d-1 is
+		// occupied; its cells are neighbours of each other, so the first
+		// names the gap's region.
+		var seen uint64
+		for s := ^occ & (occ<<1 | occ>>5) & 63; s != 0; s &= s - 1 {
+			x := c.Neighbor(Direction(bits.TrailingZeros8(s)))
+			label := r.outer // unlabelled once every hole was found: outside
+			if m := mark[x]; m > r.outer && m <= r.outer+uint32(holes) {
+				label = m
 			}
-		}
-		if outer >= 2 {
-			cut |= 1 << p
+			bit := uint64(1) << (label - r.outer)
+			if seen&bit != 0 {
+				cut |= 1 << p
+				break
+			}
+			seen |= bit
 		}
 	}
 	return cut
+}
+
+// regions is the state of cutPiecesWithHoles' labelling of the empty
+// cells: the outer label (holes are labelled after it), how many holes
+// the Euler count says there are, and how many have been found.
+type regions struct {
+	outer        uint32
+	holes, found int
+}
+
+// labelAround labels the empty neighbours of the occupied cell c with
+// their regions, flooding from each one not labelled yet (see
+// cutPiecesWithHoles).
+func (g *Game) labelAround(r *regions, c Cell) {
+	mark := &g.gen.mark
+	last := r.outer + uint32(r.holes)
+	for empty := ^g.occ[c] & 63; empty != 0 && r.found < r.holes; empty &= empty - 1 {
+		x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
+		if m := mark[x]; m >= r.outer && m <= last {
+			continue // labelled already
+		}
+		if bits.OnesCount8(g.occ[x]) <= openCell {
+			mark[x] = r.outer // looks outside
+			continue
+		}
+		label := r.outer + 1 + uint32(r.found)
+		mark[x] = label
+		var flood [maxHoleCells]Cell
+		flood[0] = x
+		n, stopped := 1, false
+	grow:
+		for i := 0; i < n; i++ {
+			f := flood[i]
+			for d := Direction(0); d < NumDirections; d++ {
+				y := f.Neighbor(d)
+				if g.height[y] != 0 || mark[y] == label {
+					continue
+				}
+				if mark[y] == r.outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
+					stopped = true
+					break grow
+				}
+				mark[y] = label
+				flood[n] = y
+				n++
+			}
+		}
+		if !stopped {
+			r.found++
+			continue
+		}
+		for _, f := range flood[:n] {
+			mark[f] = r.outer
+		}
+	}
 }

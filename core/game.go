@@ -59,6 +59,10 @@ type record struct {
 	prevResult    Result
 	prevLastMoved Piece
 	key           uint64
+	// prevCut and prevCutKnown are the cut-set memo of the position
+	// the move was played from, given back by Undo.
+	prevCut      uint32
+	prevCutKnown bool
 }
 
 // Game is a game of Hive: the position, its history and the rules. Play and
@@ -87,6 +91,13 @@ type Game struct {
 	// game from the empty board; it is never changed, so clones share it.
 	start   *Position
 	history []record
+
+	// cut memoizes cutPieces for the current position while cutKnown:
+	// a search asks for it twice at a node (the evaluation's mobility,
+	// then move generation) and again when it comes back to the node
+	// from a child. Play forgets it, Undo restores the parent's.
+	cut      uint32
+	cutKnown bool
 
 	gen generator
 }
@@ -236,7 +247,8 @@ func (g *Game) OnBoard() uint32 { return g.onBoard }
 // Play plays m, which must be legal (see Legal and CheckMove); it is the
 // fast path for search and perft and checks nothing.
 func (g *Game) Play(m Move) {
-	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved}
+	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevCut: g.cut, prevCutKnown: g.cutKnown}
+	g.cutKnown = false
 	key := g.key ^ sideToMoveKey
 	moved := NoPiece
 	if m != Pass {
@@ -283,6 +295,7 @@ func (g *Game) Undo() {
 	}
 	g.lastMoved = rec.prevLastMoved
 	g.result = rec.prevResult
+	g.cut, g.cutKnown = rec.prevCut, rec.prevCutKnown
 	g.key = g.startKey
 	if n > 0 {
 		g.key = g.history[n-1].key
