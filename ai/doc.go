@@ -4,10 +4,12 @@
 // an iterative deepening search over a lock-free transposition table shared
 // by its threads (Searcher): principal variation search with aspiration
 // windows, null move, reverse futility, late-move reductions and pruning
-// that never touch moves next to a Queen, and a look at the leaves for a
-// move that closes a Queen's last cell. It reads positions only through
-// core and keeps no state between searches other than its table and
-// per-thread scratch space (move-ordering history), so a protocol session
-// can own one Searcher and call it once per move. docs/strength.md records
-// how each part was measured.
+// that never touch moves next to a Queen, and at the horizon a quiescence
+// search of the moves that close in on an enemy Queen already half
+// surrounded (Hive's captures), with a look for a move that closes a
+// Queen's last cell. It reads positions only through core and keeps no
+// state between searches other than its table and per-thread scratch space
+// (move-ordering history), so a protocol session can own one Searcher and
+// call it once per move. docs/strength.md records how each part was
+// measured.
 package ai

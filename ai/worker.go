@@ -165,6 +165,88 @@ func (w *worker) leaf(ply int) int {
 	return w.evaluate()
 }
 
+// quiesce scores a position at the search horizon by looking a few plies
+// further along the moves that close in on the enemy Queen: Hive's
+// captures. The side to move may stand pat on the static score, so only
+// those attacks are searched, and only when the enemy Queen already has
+// qMinPressure neighbours (before that, one more attacker is a plan, not a
+// tactic). qdepth bounds how many more attacks are looked at.
+func (w *worker) quiesce(ply, alpha, beta, qdepth int) int {
+	w.nodes++
+	w.selDepth = max(w.selDepth, ply)
+	g := w.g
+	if score, over := terminal(g, ply); over {
+		return score
+	}
+	if enemyQueenHasOneLiberty(g) && winsNow(g, &w.list) {
+		w.selDepth = max(w.selDepth, ply+1)
+		return MateScore - ply - 1
+	}
+	stand := w.evaluate()
+	if stand >= beta || qdepth <= 0 || ply >= maxPly-1 {
+		return stand
+	}
+	me := g.ToMove()
+	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
+	if enemyQ == core.NoCell || bits.OnesCount8(g.Neighbors(enemyQ)) < qMinPressure ||
+		g.Position(core.Piece(me)*core.PiecesPerColor) == core.NoCell {
+		return stand
+	}
+	keys := w.keys[ply][:0]
+	g.GenerateMoves(&w.list)
+	for _, m := range w.list.Moves() {
+		if closesIn(g, m, enemyQ) {
+			keys = append(keys, uint64(m))
+		}
+	}
+	best := stand
+	alpha = max(alpha, stand)
+	for _, k := range keys {
+		m := core.Move(k)
+		g.Play(m)
+		score := -w.quiesce(ply+1, -beta, -alpha, qdepth-1)
+		g.Undo()
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha = score
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// qMinPressure and qDepth: see quiesce.
+const (
+	qMinPressure = 3
+	qDepth       = 2
+)
+
+// closesIn reports whether m takes one more cell next to the Queen on q,
+// or climbs onto it: a piece arriving there from further off, or from the
+// top of a stack, whose cell it leaves occupied.
+func closesIn(g *core.Game, m core.Move, q core.Cell) bool {
+	p, to := m.Piece(), m.To()
+	if p.Bug() == core.Queen && p.Color() != g.ToMove() {
+		return false
+	}
+	if to == q {
+		return true
+	}
+	if _, adjacent := to.DirectionTo(q); !adjacent || g.Height(to) > 0 {
+		return false
+	}
+	from := g.Position(p)
+	if from == core.NoCell || g.Height(from) > 1 {
+		return true
+	}
+	_, wasAdjacent := from.DirectionTo(q)
+	return !wasAdjacent && from != q
+}
+
 // enemyQueenHasOneLiberty reports whether the Queen of the side not to
 // move has five occupied neighbours.
 func enemyQueenHasOneLiberty(g *core.Game) bool {
@@ -240,7 +322,7 @@ func lateMoveCount(depth int) int {
 // (w.aborted) its result means nothing.
 func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	if depth <= 0 {
-		return w.leaf(ply)
+		return w.quiesce(ply, alpha, beta, qDepth)
 	}
 	w.nodes++
 	g := w.g
@@ -326,7 +408,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		var score int
 		switch {
 		case depth == 1:
-			score = -w.leaf(ply + 1) // exact whatever the window
+			score = -w.quiesce(ply+1, -beta, -alpha, qDepth)
 		case i == 0:
 			score = -w.negamax(depth-1, ply+1, -beta, -alpha)
 		default:

@@ -4,8 +4,10 @@
 # commit where issue 13 started) and at the working tree, plays them against
 # each other with `hivebridge match` over the fixed openings of
 # testdata/openings-mlp.txt (each from both sides), both engines on one
-# thread behind the UHP front end, and prints the match table: A is the
-# working tree, so its Elo difference is the gain.
+# thread behind the Hub front end (`hivebridge hub`: Hub tells an engine its
+# time to the millisecond, where UHP tells whole seconds only, which the
+# referee refuses for a movetime under a second), and prints the match
+# table: A is the working tree, so its Elo difference is the gain.
 #
 #   scripts/strength.sh [-a NEW] [-b BASE] [-t TC] [-g GAMES] [-c CONCURRENCY] [-s ELO0,ELO1] [-o OUT]
 #
@@ -39,7 +41,7 @@ while getopts a:b:t:g:c:s:o: opt; do
 	c) conc=$OPTARG ;;
 	s) sprt=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,24p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,26p' "$0" >&2; exit 2 ;;
 	esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +60,7 @@ else
 	what="working tree ($(git -C "$root" describe --always --dirty))"
 fi
 echo "A: $what, B: $base, tc $tc, concurrency $conc, load $(cut -d' ' -f1-3 /proc/loadavg)"
-set -- --white "uhp:$tmp/hb-new uhp" --black "uhp:$tmp/hb-base uhp" \
+set -- --white "hub:$tmp/hb-new hub" --black "hub:$tmp/hb-base hub" \
 	--white-option Threads=1 --black-option Threads=1 \
 	--openings "$root/testdata/openings-mlp.txt" --tc "$tc" --games "$games" --concurrency "$conc"
 [ -n "$sprt" ] && set -- "$@" --sprt "$sprt"
