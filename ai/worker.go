@@ -384,19 +384,48 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
-	keys := w.order(ply, ttMove)
 	k0, k1 := w.killers[ply][0], w.killers[ply][1]
+	// At depth 1 the table's move and the killers, first in the order,
+	// are tried before the other moves are generated, each once it is
+	// found legal: one of them refutes most such nodes, which then never
+	// generate nor order a hundred moves. The rest are ordered when the
+	// first ones are used up (those already tried come first in that
+	// order, and are picked to the front and passed over). Deeper, the
+	// searches of the first moves would change the history the order
+	// reads, and so the order (and the tree).
+	first := [3]core.Move{ttMove, k0, k1}
+	next, tried := 0, 0
+	if depth > 1 {
+		next = len(first)
+	}
+	var keys []uint64
 	alpha0 := alpha
 	best, bestMove := -infinity, core.NoMove
 	quiets := 0
-	for i := range keys {
-		switch {
-		case i < pickFirst:
-			pickBest(keys[i:])
-		case i == pickFirst:
-			slices.Sort(keys[i:])
+	for i := 0; ; i++ {
+		var m core.Move
+		if keys == nil {
+			if m = w.nextFirst(&first, &next); m != core.NoMove {
+				tried++
+			} else {
+				keys = w.order(ply, ttMove)
+				for j := range tried {
+					pickBest(keys[j:])
+				}
+			}
 		}
-		m := core.Move(keys[i])
+		if keys != nil {
+			if i >= len(keys) {
+				break
+			}
+			switch {
+			case i < pickFirst:
+				pickBest(keys[i:])
+			case i == pickFirst:
+				slices.Sort(keys[i:])
+			}
+			m = core.Move(keys[i])
+		}
 		quiet := m != ttMove && m != k0 && m != k1 && !tactical(g, m, enemyQ, ownQ)
 		if quiet {
 			quiets++
@@ -448,6 +477,26 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	}
 	w.sh.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
 	return best
+}
+
+// nextFirst returns the first legal move of first (the table's move and
+// the killers, as the order ranks them) from index *next on that is not a
+// repeat of an earlier one, and moves *next past it; core.NoMove when none
+// is left. A Pass is passed over: it is legal only as a position's one
+// move, and the generated list then holds it.
+func (w *worker) nextFirst(first *[3]core.Move, next *int) core.Move {
+	for *next < len(first) {
+		i := *next
+		*next++
+		m := first[i]
+		if m == core.NoMove || m == core.Pass || (i > 0 && m == first[0]) || (i > 1 && m == first[1]) {
+			continue
+		}
+		if w.g.IsLegal(m, &w.list) {
+			return m
+		}
+	}
+	return core.NoMove
 }
 
 // tactical reports whether m changes what surrounds a Queen: it lands next

@@ -126,11 +126,10 @@ func (g *Game) Throws(dst []Throw) []Throw {
 // than throws: placements and each piece's own movement, and no Pass.
 func (g *Game) GenerateOwnMoves(l *MoveList) { g.generate(l, false) }
 
-// Legal reports whether m is a legal move now.
+// Legal reports whether m is a legal move now (see IsLegal).
 func (g *Game) Legal(m Move) bool {
 	var l MoveList
-	g.GenerateMoves(&l)
-	return l.Contains(m)
+	return g.IsLegal(m, &l)
 }
 
 // notFirstSlot has the slots that follow another slot of the same bug, and
