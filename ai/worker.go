@@ -519,11 +519,7 @@ func touches(c, q core.Cell) bool {
 	if q == core.NoCell {
 		return false
 	}
-	if c == q {
-		return true
-	}
-	_, adjacent := c.DirectionTo(q)
-	return adjacent
+	return c == q || c.Adjacent(q)
 }
 
 // order generates the moves of the position at ply and returns their sort
