@@ -205,10 +205,19 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 	}
 	// Labels: outer, then outer+1+i for the i-th hole found.
 	r := regions{outer: g.gen.newEpochs(uint32(holes) + 1), holes: holes}
+	// A hole mostly outlives the move that follows (moves happen at the
+	// hive's edge), so a cell of each hole found last time is flooded
+	// first: when every hole is found there, nothing else is flooded.
+	hints := g.gen.holeHints
+	for _, x := range hints[:min(holes, len(hints))] {
+		if g.height[x] == 0 {
+			g.labelFrom(&r, x)
+		}
+	}
 	// The gaps of the candidates first: they are all that the answer
 	// reads. The rest of the hive's edge is looked at only for holes
 	// that no candidate touches, and only until every hole is found.
-	for cand := candidates; cand != 0; cand &= cand - 1 {
+	for cand := candidates; cand != 0 && r.found < holes; cand &= cand - 1 {
 		g.labelAround(&r, g.pos[bits.TrailingZeros32(cand)])
 	}
 	for rest := g.onBoard; rest != 0 && r.found < holes; rest &= rest - 1 {
@@ -259,45 +268,49 @@ type regions struct {
 // their regions, flooding from each one not labelled yet (see
 // cutPiecesWithHoles).
 func (g *Game) labelAround(r *regions, c Cell) {
-	mark := &g.gen.mark
-	last := r.outer + uint32(r.holes)
 	for empty := ^g.occ[c] & 63; empty != 0 && r.found < r.holes; empty &= empty - 1 {
-		x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
-		if m := mark[x]; m >= r.outer && m <= last {
-			continue // labelled already
-		}
-		if bits.OnesCount8(g.occ[x]) <= openCell {
-			mark[x] = r.outer // looks outside
-			continue
-		}
-		label := r.outer + 1 + uint32(r.found)
-		mark[x] = label
-		var flood [maxHoleCells]Cell
-		flood[0] = x
-		n, stopped := 1, false
-	grow:
-		for i := 0; i < n; i++ {
-			f := flood[i]
-			for d := Direction(0); d < NumDirections; d++ {
-				y := f.Neighbor(d)
-				if g.height[y] != 0 || mark[y] == label {
-					continue
-				}
-				if mark[y] == r.outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
-					stopped = true
-					break grow
-				}
-				mark[y] = label
-				flood[n] = y
-				n++
+		g.labelFrom(r, c.Neighbor(Direction(bits.TrailingZeros8(empty))))
+	}
+}
+
+// labelFrom labels the region of the empty cell x, unless it is labelled
+// already: a hole if a flood from x ends by itself, and outer if it is
+// stopped (see cutPiecesWithHoles). A hole's x is kept as a hint for the
+// positions that follow.
+func (g *Game) labelFrom(r *regions, x Cell) {
+	mark := &g.gen.mark
+	if m := mark[x]; m >= r.outer && m <= r.outer+uint32(r.holes) {
+		return // labelled already
+	}
+	if bits.OnesCount8(g.occ[x]) <= openCell {
+		mark[x] = r.outer // looks outside
+		return
+	}
+	label := r.outer + 1 + uint32(r.found)
+	mark[x] = label
+	var flood [maxHoleCells]Cell
+	flood[0] = x
+	n := 1
+	for i := 0; i < n; i++ {
+		f := flood[i]
+		for d := Direction(0); d < NumDirections; d++ {
+			y := f.Neighbor(d)
+			if g.height[y] != 0 || mark[y] == label {
+				continue
 			}
-		}
-		if !stopped {
-			r.found++
-			continue
-		}
-		for _, f := range flood[:n] {
-			mark[f] = r.outer
+			if mark[y] == r.outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
+				for _, f := range flood[:n] {
+					mark[f] = r.outer
+				}
+				return
+			}
+			mark[y] = label
+			flood[n] = y
+			n++
 		}
 	}
+	if r.found < len(g.gen.holeHints) {
+		g.gen.holeHints[r.found] = x
+	}
+	r.found++
 }

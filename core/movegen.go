@@ -57,6 +57,9 @@ type generator struct {
 	// disc and low are the DFS discovery times and low links of the
 	// articulation-point search, indexed by the top piece of each cell.
 	disc, low [32]uint8
+	// holeHints are cells of the holes cutPiecesWithHoles found last,
+	// any cells at first: see there.
+	holeHints [4]Cell
 }
 
 // newEpoch starts a fresh set of marks.
