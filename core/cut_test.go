@@ -50,6 +50,51 @@ func (g *Game) hasHole() bool {
 	return false
 }
 
+// countEulerAndRuns counts over the whole hive what the Game keeps up to
+// date move by move: V - E + T of the occupied cells, and the top pieces
+// of the cells whose occupied neighbours form two runs or more.
+func (g *Game) countEulerAndRuns() (int, uint32) {
+	v, e2, t3 := 0, 0, 0
+	var runs uint32
+	for c := Cell(0); c < gridCells; c++ {
+		if g.height[c] == 0 {
+			continue
+		}
+		v++
+		n, pairs := 0, 0
+		for d := Direction(0); d < NumDirections; d++ {
+			if g.height[c.Neighbor(d)] != 0 {
+				n++
+				if g.height[c.Neighbor(d.Clockwise())] != 0 {
+					pairs++
+				}
+			}
+		}
+		e2 += n
+		t3 += pairs
+		if n < NumDirections && n-pairs >= 2 {
+			runs |= 1 << g.top[c]
+		}
+	}
+	return v - e2/2 + t3/3, runs
+}
+
+// TestMultiRunMasks checks the constant multiRunMasks against a count of
+// the runs of each set of occupied neighbours, walking round the cell.
+func TestMultiRunMasks(t *testing.T) {
+	for occ := 0; occ < 64; occ++ {
+		runs := 0
+		for d := 0; d < NumDirections; d++ {
+			if occ&(1<<d) != 0 && occ&(1<<((d+5)%6)) == 0 {
+				runs++ // a run starts at d
+			}
+		}
+		if got := multiRunMasks>>occ&1 == 1; got != (runs >= 2) {
+			t.Errorf("neighbours %06b: %d runs, multiRunMasks says two or more: %v", occ, runs, got)
+		}
+	}
+}
+
 // TestCutPiecesMemo plays and takes back moves of random games, asking
 // for the cut set before and after each, and checks that the memo of
 // cutPieces always answers what a fresh computation does: Play must
@@ -61,6 +106,9 @@ func TestCutPiecesMemo(t *testing.T) {
 		t.Helper()
 		if got, want := g.cutPieces(), g.findCutPieces(); got != want {
 			t.Fatalf("game %d ply %d %s: memo %032b, computed %032b", game, g.Ply(), when, got, want)
+		}
+		if euler, runs := g.countEulerAndRuns(); g.euler != euler || g.runs != runs {
+			t.Fatalf("game %d ply %d %s: kept V-E+T %d and runs %032b, counted %d and %032b", game, g.Ply(), when, g.euler, g.runs, euler, runs)
 		}
 	}
 	for game := 0; game < 100; game++ {
@@ -83,6 +131,12 @@ func TestCutPiecesMemo(t *testing.T) {
 			}
 			g.Play(l.At(rng.IntN(l.Len())))
 		}
+		// A game set up at the last position builds it by other means.
+		s, err := NewGameAt(g.CurrentPosition())
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(s, game, "set up")
 	}
 }
 

@@ -136,9 +136,9 @@ func (g *Game) cutPieces() uint32 {
 // characteristic by k-1 and merges the k empty gaps between the runs into
 // one region, so the hive falls apart exactly when two of the gaps belonged
 // to the same region. With no hole, every gap lies in the one outer region,
-// and a cell is a cut exactly when k >= 2. Counting V, E, T and the runs is
-// one pass of population counts over the occupied cells, about a third of
-// the cost of the search for articulation points. A hive with holes (two
+// and a cell is a cut exactly when k >= 2. V - E + T and the cells with two
+// runs or more are kept up to date by every move (see Game.euler), so this
+// costs nothing unless the hive has holes. A hive with holes (two
 // positions in five of the midgame benchmark's searches) needs to know
 // which gaps share a region: see cutPiecesWithHoles. It matters because an
 // evaluation asks for this at every leaf of a search.
@@ -146,28 +146,10 @@ func (g *Game) findCutPieces() uint32 {
 	if bits.OnesCount32(g.onBoard) < 3 {
 		return 0
 	}
-	var cut uint32
-	cells, adjacent2, triangles3 := 0, 0, 0
-	for all := g.onBoard; all != 0; all &= all - 1 {
-		p := Piece(bits.TrailingZeros32(all))
-		c := g.pos[p]
-		if g.top[c] != p {
-			continue
-		}
-		occ := g.occ[c]
-		pairs := bits.OnesCount8(occ & (occ>>1 | occ<<5) & 63) // neighbours d and d+1 both occupied
-		n := bits.OnesCount8(occ)
-		cells++
-		adjacent2 += n
-		triangles3 += pairs
-		if n-pairs >= 2 { // at least two runs of neighbours
-			cut |= 1 << p
-		}
+	if holes := 1 - g.euler; holes != 0 {
+		return g.cutPiecesWithHoles(holes, g.runs)
 	}
-	if holes := 1 - cells + adjacent2/2 - triangles3/3; holes != 0 {
-		return g.cutPiecesWithHoles(holes, cut)
-	}
-	return cut
+	return g.runs
 }
 
 // maxHoleCells is the largest hole cutPiecesWithHoles measures: a flood

@@ -1,6 +1,9 @@
 package core
 
-import "strconv"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // Move is one turn: a piece and the cell it ends on, or a pass. A move is
 // identified by its effect alone, so two routes to one cell, or a piece that
@@ -63,6 +66,10 @@ type record struct {
 	// the move was played from, given back by Undo.
 	prevCut      uint32
 	prevCutKnown bool
+	// prevEuler and prevRuns are the Game's euler and runs before the
+	// move, which Undo restores rather than recomputes.
+	prevEuler int32
+	prevRuns  uint32
 }
 
 // Game is a game of Hive: the position, its history and the rules. Play and
@@ -98,6 +105,13 @@ type Game struct {
 	// from a child. Play forgets it, Undo restores the parent's.
 	cut      uint32
 	cutKnown bool
+	// euler is the Euler characteristic V - E + T of the occupied cells
+	// and runs the top pieces of the cells whose occupied neighbours form
+	// two runs or more: what findCutPieces reads, kept up to date by lift
+	// and drop (at a few neighbours per move) rather than counted over the
+	// whole hive at every position.
+	euler int
+	runs  uint32
 
 	gen generator
 }
@@ -247,7 +261,8 @@ func (g *Game) OnBoard() uint32 { return g.onBoard }
 // Play plays m, which must be legal (see Legal and CheckMove); it is the
 // fast path for search and perft and checks nothing.
 func (g *Game) Play(m Move) {
-	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevCut: g.cut, prevCutKnown: g.cutKnown}
+	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevCut: g.cut, prevCutKnown: g.cutKnown,
+		prevEuler: int32(g.euler), prevRuns: g.runs}
 	g.cutKnown = false
 	key := g.key ^ sideToMoveKey
 	moved := NoPiece
@@ -284,14 +299,15 @@ func (g *Game) Undo() {
 	rec := &g.history[n]
 	if rec.move != Pass {
 		p := rec.move.Piece()
-		g.lift(p, rec.move.To())
+		g.unstack(p, rec.move.To())
 		if rec.from == NoCell {
 			g.pos[p] = NoCell
 			g.inHand[p.Color()] |= 1 << (p % PiecesPerColor)
 			g.onBoard &^= 1 << p
 		} else {
-			g.drop(p, rec.from)
+			g.stack(p, rec.from)
 		}
+		g.euler, g.runs = int(rec.prevEuler), rec.prevRuns
 	}
 	g.lastMoved = rec.prevLastMoved
 	g.result = rec.prevResult
@@ -304,8 +320,36 @@ func (g *Game) Undo() {
 	g.history = g.history[:n]
 }
 
-// lift takes the top piece p off cell c.
+// lift takes the top piece p off cell c, and keeps euler and runs up to
+// date.
 func (g *Game) lift(p Piece, c Cell) {
+	g.unstack(p, c)
+	g.runs &^= 1 << p
+	if g.height[c] == 0 {
+		g.euler -= cellEuler(g.occ[c])
+		g.updateRunsAround(c)
+	} else {
+		g.updateRuns(c)
+	}
+}
+
+// drop puts piece p on top of cell c, and keeps euler and runs up to
+// date.
+func (g *Game) drop(p Piece, c Cell) {
+	if g.height[c] != 0 {
+		g.runs &^= 1 << g.top[c]
+	}
+	g.stack(p, c)
+	if g.height[c] == 1 {
+		g.euler += cellEuler(g.occ[c])
+		g.updateRunsAround(c)
+	}
+	g.updateRuns(c)
+}
+
+// unstack takes the top piece p off cell c, leaving euler and runs as
+// they were: Undo restores those as the move found them.
+func (g *Game) unstack(p Piece, c Cell) {
 	g.height[c]--
 	if g.height[c] == 0 {
 		g.vacate(c)
@@ -314,8 +358,9 @@ func (g *Game) lift(p Piece, c Cell) {
 	g.under[p] = NoPiece
 }
 
-// drop puts piece p on top of cell c.
-func (g *Game) drop(p Piece, c Cell) {
+// stack puts piece p on top of cell c, leaving euler and runs as they
+// were (see unstack).
+func (g *Game) stack(p Piece, c Cell) {
 	if g.height[c] == 0 {
 		g.occupy(c)
 	}
@@ -323,6 +368,33 @@ func (g *Game) drop(p Piece, c Cell) {
 	g.top[c] = p
 	g.height[c]++
 	g.pos[p] = c
+}
+
+// cellEuler is what an occupied cell whose occupied neighbours are occ
+// adds to V - E + T: itself, its edges to them, and the triangles it
+// closes with two of them that are neighbours of each other (d and d+1).
+func cellEuler(occ uint8) int {
+	return 1 - bits.OnesCount8(occ) + bits.OnesCount8(occ&(occ>>1|occ<<5)&63)
+}
+
+// multiRunMasks has bit occ set when the occupied neighbours occ of a cell
+// form two runs or more: when the neighbours less the pairs of
+// neighbouring neighbours (d and d+1) are two or more, unless all six are
+// occupied (TestMultiRunMasks counts them).
+const multiRunMasks uint64 = 0x4747f742efe2e20
+
+// updateRuns records in g.runs whether the occupied cell c has two runs
+// of occupied neighbours or more.
+func (g *Game) updateRuns(c Cell) {
+	t := g.top[c] & 31
+	g.runs = g.runs&^(1<<t) | uint32(multiRunMasks>>g.occ[c]&1)<<t
+}
+
+// updateRunsAround calls updateRuns on the occupied neighbours of c.
+func (g *Game) updateRunsAround(c Cell) {
+	for occ := g.occ[c]; occ != 0; occ &= occ - 1 {
+		g.updateRuns(c.Neighbor(Direction(bits.TrailingZeros8(occ))))
+	}
 }
 
 // occupy tells the neighbours of c that it is now occupied; each sees c
