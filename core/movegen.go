@@ -312,13 +312,7 @@ func (g *Game) genPieces(l *MoveList, me Color, pinned uint32) uint32 {
 // piece is lifted off the board while its moves are traced, so that it
 // neither blocks nor supports its own path.
 func (g *Game) genPiece(l *MoveList, p Piece, c Cell, h uint8) {
-	g.height[c] = h - 1
-	if h == 1 {
-		g.vacate(c)
-	}
-	g.top[c] = g.under[p]
-	g.gen.newEpoch()
-	g.gen.mark[c] = g.gen.epoch
+	g.pickUp(p, c, h)
 	bug := p.Bug()
 	switch {
 	case h > 1:
@@ -330,6 +324,24 @@ func (g *Game) genPiece(l *MoveList, p Piece, c Cell, h uint8) {
 	default:
 		g.genBug(l, p, c, bug)
 	}
+	g.putBack(p, c, h)
+}
+
+// pickUp lifts piece p, the top of cell c of height h, off the board while
+// its moves are traced, and starts a fresh set of marks with c marked, so
+// that a move back to c is never listed; putBack undoes it.
+func (g *Game) pickUp(p Piece, c Cell, h uint8) {
+	g.height[c] = h - 1
+	if h == 1 {
+		g.vacate(c)
+	}
+	g.top[c] = g.under[p]
+	g.gen.newEpoch()
+	g.gen.mark[c] = g.gen.epoch
+}
+
+// putBack puts piece p back on cell c after pickUp.
+func (g *Game) putBack(p Piece, c Cell, h uint8) {
 	g.height[c] = h
 	if h == 1 {
 		g.occupy(c)
