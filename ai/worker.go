@@ -59,6 +59,11 @@ type worker struct {
 	marks   [1 << 16]uint8        // indexed by core.Cell: the Queen neighbourhoods
 	leave   [core.NumPieces]int16 // see leaveValues
 	evals   evalCache
+	// journal records the history updates made while a node searches the
+	// moves it tries before ordering the others, staging counts such
+	// nodes: see negamax and ordered.
+	journal []historyChange
+	staging int
 
 	nodes    uint64 // nodes searched by this thread in this search
 	selDepth int    // the deepest ply this thread reached in this search
@@ -97,6 +102,7 @@ func (w *worker) reset(g *core.Game, sh *shared) {
 	}
 	w.nodes, w.flushed, w.nextPoll, w.selDepth = 0, 0, pollInterval, 0
 	w.aborted = false
+	w.journal, w.staging = w.journal[:0], 0 // an aborted search may leave them
 }
 
 // help is a Lazy SMP helper thread: it searches the root position deeper
@@ -385,19 +391,18 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		}
 	}
 	k0, k1 := w.killers[ply][0], w.killers[ply][1]
-	// At depth 1 the table's move and the killers, first in the order,
-	// are tried before the other moves are generated, each once it is
-	// found legal: one of them refutes most such nodes, which then never
-	// generate nor order a hundred moves. The rest are ordered when the
-	// first ones are used up (those already tried come first in that
-	// order, and are picked to the front and passed over). Deeper, the
-	// searches of the first moves would change the history the order
-	// reads, and so the order (and the tree).
+	// The table's move and the killers, first in the order, are tried
+	// before the other moves are generated, each once it is found legal:
+	// one of them refutes most nodes, which then never generate nor order
+	// a hundred moves. The rest are ordered when the first ones are used
+	// up (those already tried come first in that order, and are picked to
+	// the front and passed over), with the history as it was before the
+	// first ones were searched (see ordered), so that the order, and the
+	// tree, are what ordering everything at once gives.
 	first := [3]core.Move{ttMove, k0, k1}
 	next, tried := 0, 0
-	if depth > 1 {
-		next = len(first)
-	}
+	journalMark := len(w.journal)
+	w.staging++
 	var keys []uint64
 	alpha0 := alpha
 	best, bestMove := -infinity, core.NoMove
@@ -408,7 +413,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			if m = w.nextFirst(&first, &next); m != core.NoMove {
 				tried++
 			} else {
-				keys = w.order(ply, ttMove)
+				keys = w.ordered(ply, ttMove, journalMark)
 				for j := range tried {
 					pickBest(keys[j:])
 				}
@@ -468,6 +473,9 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
+	if keys == nil {
+		w.endStaging()
+	}
 	bound := boundExact
 	switch {
 	case best >= beta:
@@ -477,6 +485,33 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	}
 	w.sh.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
 	return best
+}
+
+// ordered ends the node's search of its first moves (see negamax) and
+// returns the keys of order. The history updates made since journalMark,
+// by the searches of the first moves, are taken back while order reads
+// the history, and then made again.
+func (w *worker) ordered(ply int, ttMove core.Move, journalMark int) []uint64 {
+	changes := w.journal[journalMark:]
+	for i := len(changes) - 1; i >= 0; i-- {
+		c := changes[i]
+		w.history[c.piece][c.cell] = c.old
+	}
+	keys := w.order(ply, ttMove)
+	for _, c := range changes {
+		w.history[c.piece][c.cell] = c.new
+	}
+	w.endStaging()
+	return keys
+}
+
+// endStaging ends a node's search of its first moves; once no node is
+// searching its first moves, the journal is emptied.
+func (w *worker) endStaging() {
+	w.staging--
+	if w.staging == 0 {
+		w.journal = w.journal[:0]
+	}
 }
 
 // nextFirst returns the first legal move of first (the table's move and
@@ -635,8 +670,21 @@ func (w *worker) cutoff(m core.Move, ply, depth int) {
 		k[1], k[0] = k[0], m
 	}
 	bonus := int32(min(depth*depth, 400))
-	h := &w.history[m.Piece()][m.To()%historyCells]
+	p, cell := m.Piece(), m.To()%historyCells
+	h := &w.history[p][cell]
+	old := *h
 	*h += bonus - *h*bonus/historyMax
+	if w.staging > 0 {
+		w.journal = append(w.journal, historyChange{piece: p, cell: cell, old: old, new: *h})
+	}
+}
+
+// historyChange is one update of the history: the score of piece on cell
+// went from old to new.
+type historyChange struct {
+	piece    core.Piece
+	cell     core.Cell
+	old, new int32
 }
 
 // pickBest moves the smallest key (the best move) to the front.
