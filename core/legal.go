@@ -30,7 +30,7 @@ func (g *Game) IsLegal(m Move, l *MoveList) bool {
 	pinned := g.cutPieces()
 	if p.Color() == me && p != g.lastMoved && g.top[from] == p {
 		if h := g.height[from]; h == 1 && p.Bug() == Ant && pinned&(1<<p) == 0 {
-			if g.antReaches(l, p, from, to) {
+			if l.n = 0; g.antReaches(l, p, from, to) {
 				return true
 			}
 		} else if h > 1 || pinned&(1<<p) == 0 {
@@ -52,20 +52,21 @@ func (g *Game) IsLegal(m Move, l *MoveList) bool {
 }
 
 // antReaches reports whether the Ant p on cell c (alone there) can slide
-// to cell to: genAnt's search, with l as its queue, stopped as soon as it
-// reaches to, which saves half of it on average (an Ant's moves are the
-// most of any piece).
+// to cell to: genAnt's search, stopped as soon as it reaches to, which
+// saves half of it on average (an Ant has the most moves of any piece).
+// The search's queue is l beyond its moves, which it leaves as they were.
 func (g *Game) antReaches(l *MoveList, p Piece, c, to Cell) bool {
 	if to == c {
 		return false
 	}
 	g.pickUp(p, c, 1)
 	mark, epoch := &g.gen.mark, g.gen.epoch
-	l.n = 0
+	first := l.n
 	g.addSlides(l, p, c)
-	for i := 0; i < l.n && mark[to] != epoch; i++ {
+	for i := first; i < l.n && mark[to] != epoch; i++ {
 		g.addSlides(l, p, l.moves[i].To())
 	}
+	l.n = first
 	g.putBack(p, c, 1)
 	return mark[to] == epoch
 }

@@ -105,6 +105,12 @@ func (g *Game) genMovesOnto(l *MoveList, me Color, pinned uint32, q, to Cell) {
 				continue
 			}
 		}
+		if h == 1 && p.Bug() == Ant {
+			if g.antReaches(l, p, c, to) {
+				l.add(MakeMove(p, to))
+			}
+			continue
+		}
 		first := l.n
 		g.genPiece(l, p, c, h)
 		// Keep only the move onto to (genPiece lists each cell once).
