@@ -79,6 +79,15 @@ func (g *Game) countEulerAndRuns() (int, uint32) {
 	return v - e2/2 + t3/3, runs
 }
 
+// TestSlidable checks the constant slidable against slideDirections.
+func TestSlidable(t *testing.T) {
+	for occ := uint8(0); occ < 64; occ++ {
+		if got, want := canSlide(occ), slideDirections(occ) != 0; got != want {
+			t.Errorf("neighbours %06b: canSlide %v, slideDirections %06b", occ, got, slideDirections(occ))
+		}
+	}
+}
+
 // TestMultiRunMasks checks the constant multiRunMasks against a count of
 // the runs of each set of occupied neighbours, walking round the cell.
 func TestMultiRunMasks(t *testing.T) {
@@ -95,6 +104,20 @@ func TestMultiRunMasks(t *testing.T) {
 	}
 }
 
+// countTops returns the pieces on top of their cells, and of those the
+// ones on a stack, looked up cell by cell.
+func (g *Game) countTops() (tops, stacked uint32) {
+	for c := Cell(0); c < gridCells; c++ {
+		if g.height[c] > 0 {
+			tops |= 1 << g.top[c]
+		}
+		if g.height[c] > 1 {
+			stacked |= 1 << g.top[c]
+		}
+	}
+	return tops, stacked
+}
+
 // TestCutPiecesMemo plays and takes back moves of random games, asking
 // for the cut set before and after each, and checks that the memo of
 // cutPieces always answers what a fresh computation does: Play must
@@ -109,6 +132,9 @@ func TestCutPiecesMemo(t *testing.T) {
 		}
 		if euler, runs := g.countEulerAndRuns(); g.euler != euler || g.runs != runs {
 			t.Fatalf("game %d ply %d %s: kept V-E+T %d and runs %032b, counted %d and %032b", game, g.Ply(), when, g.euler, g.runs, euler, runs)
+		}
+		if tops, stacked := g.countTops(); g.tops != tops || g.stacked != stacked {
+			t.Fatalf("game %d ply %d %s: kept tops %032b and stacked %032b, counted %032b and %032b", game, g.Ply(), when, g.tops, g.stacked, tops, stacked)
 		}
 	}
 	for game := 0; game < 100; game++ {

@@ -20,15 +20,7 @@ func (g *Game) Hand(c Color) uint16 { return g.inHand[c] }
 // Pinned returns, one bit per piece, the pieces on the ground that may not
 // leave their cell because the hive would split in two (One Hive). A piece
 // on top of a stack is never pinned: its cell stays occupied when it leaves.
-func (g *Game) Pinned() uint32 {
-	var pinned uint32
-	for cut := g.cutPieces(); cut != 0; cut &= cut - 1 {
-		if p := Piece(bits.TrailingZeros32(cut)); g.height[g.pos[p]] == 1 {
-			pinned |= 1 << p
-		}
-	}
-	return pinned
-}
+func (g *Game) Pinned() uint32 { return g.cutPieces() &^ g.stacked }
 
 // Mobility classifies the pieces on the board, one bit per piece, in one
 // pass: pinned (on the ground, and its cell an articulation point of the
@@ -41,20 +33,12 @@ func (g *Game) Pinned() uint32 {
 // that no piece moves before its Queen is placed: it measures the position,
 // not the next move.
 func (g *Game) Mobility() (movable, pinned, covered uint32) {
-	cut := g.cutPieces()
-	for all := g.onBoard; all != 0; all &= all - 1 {
-		p := Piece(bits.TrailingZeros32(all))
+	pinned = g.Pinned()
+	covered = g.onBoard &^ g.tops
+	for free := g.tops &^ pinned; free != 0; free &= free - 1 {
+		p := Piece(bits.TrailingZeros32(free))
 		c := g.pos[p]
-		if g.top[c] != p {
-			covered |= 1 << p
-			continue
-		}
-		h := g.height[c]
-		if h == 1 && cut&(1<<p) != 0 {
-			pinned |= 1 << p
-			continue
-		}
-		if g.canStart(p, c, h) {
+		if g.canStart(p, c, g.height[c]) {
 			movable |= 1 << p
 		}
 	}
@@ -73,7 +57,7 @@ func (g *Game) canStart(p Piece, c Cell, h uint8) bool {
 	}
 	switch p.Bug() {
 	case Queen, Spider, Ant, Pillbug:
-		return slideDirections(occ) != 0
+		return canSlide(occ)
 	case Beetle:
 		return g.canClimb(c, 0)
 	case Mosquito:
@@ -89,7 +73,7 @@ func (g *Game) canStart(p Piece, c Cell, h uint8) bool {
 		case touched&(1<<Beetle) != 0:
 			return g.canClimb(c, 0)
 		case touched&(1<<Queen|1<<Spider|1<<Ant|1<<Pillbug) != 0:
-			return slideDirections(occ) != 0
+			return canSlide(occ)
 		}
 		return false // it touches only Mosquitoes
 	}
@@ -97,6 +81,15 @@ func (g *Game) canStart(p Piece, c Cell, h uint8) bool {
 	// next to a stack can nearly always climb it.
 	return true
 }
+
+// slidable has bit occ set when a piece on the ground whose occupied
+// neighbours are occ can slide somewhere (slideDirections(occ) != 0),
+// which TestSlidable checks.
+const slidable uint64 = 0x131f13ff575ffffe
+
+// canSlide reports whether a piece on the ground whose occupied neighbours
+// are occ can slide one step: one lookup in place of slideDirections.
+func canSlide(occ uint8) bool { return slidable>>(occ&63)&1 != 0 }
 
 // canClimb reports whether a Beetle standing on c above level pieces can
 // take one step in some direction.

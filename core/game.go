@@ -112,6 +112,11 @@ type Game struct {
 	// whole hive at every position.
 	euler int
 	runs  uint32
+	// tops has the pieces on top of their cells and stacked those on top
+	// of a stack (height two or more), kept up to date by stack and
+	// unstack: what Mobility reads to tell covered and pinned pieces
+	// apart without looking at each.
+	tops, stacked uint32
 
 	gen generator
 }
@@ -351,10 +356,19 @@ func (g *Game) drop(p Piece, c Cell) {
 // they were: Undo restores those as the move found them.
 func (g *Game) unstack(p Piece, c Cell) {
 	g.height[c]--
-	if g.height[c] == 0 {
+	g.tops &^= 1 << p
+	g.stacked &^= 1 << p
+	under := g.under[p]
+	switch h := g.height[c]; {
+	case h == 0:
 		g.vacate(c)
+	case h == 1:
+		g.tops |= 1 << under
+	default:
+		g.tops |= 1 << under
+		g.stacked |= 1 << under
 	}
-	g.top[c] = g.under[p]
+	g.top[c] = under
 	g.under[p] = NoPiece
 }
 
@@ -363,7 +377,12 @@ func (g *Game) unstack(p Piece, c Cell) {
 func (g *Game) stack(p Piece, c Cell) {
 	if g.height[c] == 0 {
 		g.occupy(c)
+	} else {
+		g.tops &^= 1 << g.top[c]
+		g.stacked &^= 1 << g.top[c]
+		g.stacked |= 1 << p
 	}
+	g.tops |= 1 << p
 	g.under[p] = g.top[c]
 	g.top[c] = p
 	g.height[c]++
