@@ -204,9 +204,11 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 	if r.found != holes {
 		return g.articulationPieces()
 	}
+	// A candidate next to no hole has all its gaps, two or more, in the
+	// outer region: a cut. The others are looked at gap by gap.
 	mark := &g.gen.mark
-	var cut uint32
-	for ; candidates != 0; candidates &= candidates - 1 {
+	cut := candidates &^ r.touching
+	for candidates &= r.touching; candidates != 0; candidates &= candidates - 1 {
 		p := Piece(bits.TrailingZeros32(candidates))
 		c := g.pos[p]
 		occ := g.occ[c]
@@ -237,6 +239,8 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 type regions struct {
 	outer        uint32
 	holes, found int
+	// touching has the top pieces of the cells next to a hole found.
+	touching uint32
 }
 
 // labelAround labels the empty neighbours of the occupied cell c with
@@ -263,6 +267,7 @@ func (g *Game) labelFrom(r *regions, x Cell) {
 	}
 	label := r.outer + 1 + uint32(r.found)
 	mark[x] = label
+	var touch uint32 // the top pieces next to the flood
 	var flood [maxHoleCells]Cell
 	flood[0] = x
 	n := 1
@@ -270,7 +275,11 @@ func (g *Game) labelFrom(r *regions, x Cell) {
 		f := flood[i]
 		for d := Direction(0); d < NumDirections; d++ {
 			y := f.Neighbor(d)
-			if g.height[y] != 0 || mark[y] == label {
+			if g.height[y] != 0 {
+				touch |= 1 << (g.top[y] & 31)
+				continue
+			}
+			if mark[y] == label {
 				continue
 			}
 			if mark[y] == r.outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
@@ -288,4 +297,5 @@ func (g *Game) labelFrom(r *regions, x Cell) {
 		g.gen.holeHints[r.found] = x
 	}
 	r.found++
+	r.touching |= touch
 }
