@@ -11,8 +11,8 @@ import (
 
 // Move ordering. Each move gets an ordering value; the higher, the sooner
 // it is tried. The value sits, negated and biased, in the upper bits of a
-// sort key with the move in the low 16 bits, so that ordering is a sort of
-// plain integers.
+// sort key with the move below it (see tacticalBit), so that ordering is a
+// sort of plain integers.
 const (
 	orderTT      = 1 << 30 // the move the transposition table remembers
 	orderKiller  = 1 << 29 // a move that refuted a sibling
@@ -42,6 +42,10 @@ const (
 	markNearEnemy uint8 = 1 << iota
 	markOnEnemy
 	markNearOwn
+	markOnOwn
+	// markQueens is any of them: a move that lands on such a cell is
+	// tactical (see tacticalBit).
+	markQueens = markNearEnemy | markOnEnemy | markNearOwn | markOnOwn
 )
 
 // worker is one thread of a search, with its own copy of the game and its
@@ -58,7 +62,10 @@ type worker struct {
 	history [core.NumPieces][historyCells]int32
 	marks   [1 << 16]uint8        // indexed by core.Cell: the Queen neighbourhoods
 	leave   [core.NumPieces]int16 // see leaveValues
-	evals   evalCache
+	// leavesQueen has the pieces whose leaving empties a cell next to a
+	// Queen: see leaveValues and tacticalBit.
+	leavesQueen uint32
+	evals       evalCache
 	// journal records the history updates made while a node searches the
 	// moves it tries before ordering the others, staging counts such
 	// nodes: see negamax and ordered.
@@ -364,9 +371,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
-	me := g.ToMove()
-	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
-	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
+	ownQ := g.Position(core.Piece(g.ToMove()) * core.PiecesPerColor)
 	if !pvNode && abs(beta) < mateBound && !w.threatened(ownQ) {
 		eval := w.evaluate()
 		// Reverse futility: so far above beta that one ply more will
@@ -410,6 +415,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	prunes := !pvNode && depth <= 4 // late quiet moves: see below
 	for i := 0; ; i++ {
 		var m core.Move
+		tactical := true // the first moves are never quiet
 		if pick.keys == nil {
 			if m = w.nextFirst(&first, &next); m != core.NoMove {
 				tried++
@@ -418,13 +424,13 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 		if pick.keys != nil {
-			key, ok := pick.next(prunes, g, enemyQ, ownQ)
+			key, ok := pick.next(prunes)
 			if !ok {
 				break
 			}
-			m = core.Move(key)
+			m, tactical = moveOf(key), key&tacticalBit != 0
 		}
-		quiet := m != ttMove && m != k0 && m != k1 && !tactical(g, m, enemyQ, ownQ)
+		quiet := m != ttMove && m != k0 && m != k1 && !tactical
 		if quiet {
 			quiets++
 			if prunes && quiets > lateMoveCount(depth) && best > -mateBound {
@@ -530,29 +536,6 @@ func (w *worker) nextFirst(first *[3]core.Move, next *int) core.Move {
 	return core.NoMove
 }
 
-// tactical reports whether m changes what surrounds a Queen: it lands next
-// to or on either Queen, moves a Queen, or leaves a cell next to one. Those
-// are Hive's captures and escapes, never reduced nor pruned.
-func tactical(g *core.Game, m core.Move, enemyQ, ownQ core.Cell) bool {
-	p, to := m.Piece(), m.To()
-	if p.Bug() == core.Queen {
-		return true
-	}
-	if touches(to, enemyQ) || touches(to, ownQ) {
-		return true
-	}
-	from := g.Position(p)
-	return from != core.NoCell && g.Height(from) == 1 && (touches(from, enemyQ) || touches(from, ownQ))
-}
-
-// touches reports whether cell c is q or next to it; q may be core.NoCell.
-func touches(c, q core.Cell) bool {
-	if q == core.NoCell {
-		return false
-	}
-	return c == q || c.Adjacent(q)
-}
-
 // order generates the moves of the position at ply and returns their sort
 // keys: the table's move first, then the killers, then by history and by
 // what the move does next to the Queens.
@@ -565,7 +548,7 @@ func (w *worker) order(ply int, ttMove core.Move) []uint64 {
 	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
 	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
 	w.markAround(enemyQ, markNearEnemy, markOnEnemy)
-	w.markAround(ownQ, markNearOwn, 0)
+	w.markAround(ownQ, markNearOwn, markOnOwn)
 	w.leaveValues()
 	k0, k1 := w.killers[ply][0], w.killers[ply][1]
 	for i, m := range moves {
@@ -580,11 +563,32 @@ func (w *worker) order(ply int, ttMove core.Move) []uint64 {
 		default:
 			v = w.quietValue(m)
 		}
-		keys[i] = uint64(keyBias-v)<<16 | uint64(m)
+		keys[i] = uint64(keyBias-v)<<17 | uint64(m)<<1 | w.tacticalBit(m)
 	}
 	w.clearAround(enemyQ)
 	w.clearAround(ownQ)
 	return keys
+}
+
+// The sort key of a move is its ordering value, negated and biased, then
+// the move, then tacticalBit: the bit never decides the order (no two
+// moves are equal), it only saves the search from working it out again.
+const tacticalBit = 1
+
+// moveOf returns the move of a sort key.
+func moveOf(key uint64) core.Move { return core.Move(key >> 1) }
+
+// tacticalBit returns tacticalBit if m changes what surrounds a Queen: it
+// moves a Queen, lands next to or on either Queen, or leaves a cell next
+// to one (a piece that leaves a Queen's own cell is that Queen, or on top
+// of it). Those are Hive's captures and escapes, which the search never
+// reduces nor prunes. It reads the marks and leavesQueen that order sets.
+func (w *worker) tacticalBit(m core.Move) uint64 {
+	p := m.Piece()
+	if p.Bug() == core.Queen || w.marks[m.To()]&markQueens != 0 || w.leavesQueen&(1<<p) != 0 {
+		return tacticalBit
+	}
+	return 0
 }
 
 // markAround adds mark near to the six neighbours of c and mark on to c
@@ -640,6 +644,7 @@ func (w *worker) quietValue(m core.Move) int {
 func (w *worker) leaveValues() {
 	g := w.g
 	w.leave = [core.NumPieces]int16{}
+	w.leavesQueen = 0
 	for on := g.OnBoard(); on != 0; on &= on - 1 {
 		p := core.Piece(bits.TrailingZeros32(on))
 		from := g.Position(p)
@@ -654,6 +659,9 @@ func (w *worker) leaveValues() {
 		}
 		if f&markNearOwn != 0 && g.Height(from) == 1 {
 			v += byOwnQueen
+		}
+		if f&(markNearEnemy|markNearOwn) != 0 && g.Height(from) == 1 {
+			w.leavesQueen |= 1 << p
 		}
 		w.leave[p] = int16(v)
 	}
@@ -677,9 +685,9 @@ func (w *worker) cutoff(m core.Move, ply, depth int) {
 
 // picker hands out the keys of a node's moves, best first: the first
 // pickFirst picked one by one, the rest sorted. At a node that prunes late
-// quiet moves, the rest are split instead into the moves tactical
-// reports, which are sorted (there are few), and the quiet ones, picked
-// one by one as the order reaches them; once one is pruned, every later
+// quiet moves, the rest are split instead into the tactical moves (see
+// tacticalBit), which are sorted (there are few), and the quiet ones,
+// picked one by one as the order reaches them; once one is pruned, every later
 // one would be, and they are dropped unsorted. The sequence of moves the
 // search plays is the same as with the whole list sorted; at such a node
 // sorting a hundred moves, of which a handful are searched, was a tenth of
@@ -712,9 +720,8 @@ func (pk *picker) start(keys []uint64, tried int) {
 }
 
 // next returns the next key, or false when none is left. prunes says
-// whether the node prunes late quiet moves; the position and the Queens'
-// cells classify the moves (see tactical).
-func (pk *picker) next(prunes bool, g *core.Game, enemyQ, ownQ core.Cell) (uint64, bool) {
+// whether the node prunes late quiet moves.
+func (pk *picker) next(prunes bool) (uint64, bool) {
 	if pk.split {
 		return pk.nextSplit()
 	}
@@ -726,7 +733,7 @@ func (pk *picker) next(prunes bool, g *core.Game, enemyQ, ownQ core.Cell) (uint6
 	case i < pickFirst:
 		pickBest(pk.keys[i:])
 	case i == pickFirst && prunes:
-		pk.splitRest(g, enemyQ, ownQ)
+		pk.splitRest()
 		return pk.nextSplit()
 	case i == pickFirst:
 		slices.Sort(pk.keys[i:])
@@ -737,11 +744,11 @@ func (pk *picker) next(prunes bool, g *core.Game, enemyQ, ownQ core.Cell) (uint6
 
 // splitRest moves the tactical keys not yet handed out to the front of
 // the rest and sorts them.
-func (pk *picker) splitRest(g *core.Game, enemyQ, ownQ core.Cell) {
+func (pk *picker) splitRest() {
 	rest := pk.keys[pk.n:]
 	t := 0
 	for j, k := range rest {
-		if tactical(g, core.Move(k), enemyQ, ownQ) {
+		if k&tacticalBit != 0 {
 			rest[t], rest[j] = rest[j], rest[t]
 			t++
 		}
