@@ -440,15 +440,9 @@ func (g *Game) vacate(c Cell) {
 // queenOf returns the Queen of colour c.
 func queenOf(c Color) Piece { return Piece(c) * PiecesPerColor }
 
-// surrounded reports whether all six neighbours of c are occupied.
-func (g *Game) surrounded(c Cell) bool {
-	for d := Direction(0); d < NumDirections; d++ {
-		if g.height[c.Neighbor(d)] == 0 {
-			return false
-		}
-	}
-	return true
-}
+// surrounded reports whether all six neighbours of c are occupied: its
+// neighbour mask, which Play keeps, is full.
+func (g *Game) surrounded(c Cell) bool { return g.occ[c] == 63 }
 
 // judge returns the result of the position just reached: a side whose Queen
 // is surrounded loses, both at once is a draw, and so is the third
