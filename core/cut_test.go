@@ -79,6 +79,29 @@ func (g *Game) countEulerAndRuns() (int, uint32) {
 	return v - e2/2 + t3/3, runs
 }
 
+// TestBugFamilies checks Mobility's sets of pieces by bug family against
+// the pieces' bugs: each piece is in exactly the family of its bug.
+func TestBugFamilies(t *testing.T) {
+	for p := Piece(0); p < NumPieces; p++ {
+		var want uint32
+		switch p.Bug() {
+		case Queen, Spider, Ant, Pillbug:
+			want = slidingBugs
+		case Grasshopper, Ladybug:
+			want = jumpingBugs
+		case Beetle:
+			want = beetleBugs
+		case Mosquito:
+			want = mosquitoBugs
+		}
+		for _, family := range []uint32{slidingBugs, jumpingBugs, beetleBugs, mosquitoBugs} {
+			if in := family&(1<<p) != 0; in != (family == want) {
+				t.Errorf("%v: in family %#x: %v", p, family, in)
+			}
+		}
+	}
+}
+
 // TestSlidable checks the constant slidable against slideDirections.
 func TestSlidable(t *testing.T) {
 	for occ := uint8(0); occ < 64; occ++ {

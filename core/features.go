@@ -35,51 +35,72 @@ func (g *Game) Pinned() uint32 { return g.cutPieces() &^ g.stacked }
 func (g *Game) Mobility() (movable, pinned, covered uint32) {
 	pinned = g.Pinned()
 	covered = g.onBoard &^ g.tops
-	for free := g.tops &^ pinned; free != 0; free &= free - 1 {
-		p := Piece(bits.TrailingZeros32(free))
-		c := g.pos[p]
-		if g.canStart(p, c, g.height[c]) {
-			movable |= 1 << p
+	free := g.tops &^ pinned
+	// The free pieces are tested bug family by bug family, each with its
+	// own loop: one loop over them all branched on each piece's bug, which
+	// the processor mostly failed to predict. A piece on the ground with
+	// no neighbour is the only piece on the board, and cannot move.
+	for s := free & g.stacked; s != 0; s &= s - 1 {
+		c := g.pos[bits.TrailingZeros32(s)]
+		if g.canClimb(c, g.height[c]-1) {
+			movable |= s & -s
+		}
+	}
+	ground := free &^ g.stacked
+	for s := ground & slidingBugs; s != 0; s &= s - 1 {
+		if canSlide(g.occ[g.pos[bits.TrailingZeros32(s)]]) {
+			movable |= s & -s
+		}
+	}
+	for s := ground & jumpingBugs; s != 0; s &= s - 1 {
+		// A Grasshopper always has a neighbour to jump over, and a
+		// Ladybug next to a stack can nearly always climb it.
+		if g.occ[g.pos[bits.TrailingZeros32(s)]] != 0 {
+			movable |= s & -s
+		}
+	}
+	for s := ground & beetleBugs; s != 0; s &= s - 1 {
+		if g.canClimb(g.pos[bits.TrailingZeros32(s)], 0) {
+			movable |= s & -s
+		}
+	}
+	for s := ground & mosquitoBugs; s != 0; s &= s - 1 {
+		if g.mosquitoCanStart(g.pos[bits.TrailingZeros32(s)]) {
+			movable |= s & -s
 		}
 	}
 	return movable, pinned, covered
 }
 
-// canStart reports whether piece p, the top of cell c of height h, has a
-// first step open to its bug (see Mobility for what that leaves out).
-func (g *Game) canStart(p Piece, c Cell, h uint8) bool {
-	if h > 1 {
-		return g.canClimb(c, h-1)
+// The pieces of both colours by how Mobility tests them: the bugs that
+// slide (Queen, Spiders, Ants, Pillbug), that jump or climb over others
+// (Grasshoppers, Ladybug), the Beetles and the Mosquito. TestBugFamilies
+// holds them to the pieces' bugs.
+const (
+	slidingBugs  = 0x2707 | 0x2707<<PiecesPerColor
+	jumpingBugs  = 0x10E0 | 0x10E0<<PiecesPerColor
+	beetleBugs   = 0x0018 | 0x0018<<PiecesPerColor
+	mosquitoBugs = 0x0800 | 0x0800<<PiecesPerColor
+)
+
+// mosquitoCanStart reports whether a Mosquito on the ground on c has a
+// first step open to a bug it touches (see Mobility).
+func (g *Game) mosquitoCanStart(c Cell) bool {
+	var touched uint16
+	for d := Direction(0); d < NumDirections; d++ {
+		if t := g.top[c.Neighbor(d)]; t != NoPiece {
+			touched |= 1 << t.Bug()
+		}
 	}
-	occ := g.occ[c]
-	if occ == 0 {
-		return false // the only piece on the board
-	}
-	switch p.Bug() {
-	case Queen, Spider, Ant, Pillbug:
-		return canSlide(occ)
-	case Beetle:
+	switch {
+	case touched&(1<<Grasshopper|1<<Ladybug) != 0:
+		return true
+	case touched&(1<<Beetle) != 0:
 		return g.canClimb(c, 0)
-	case Mosquito:
-		var touched uint16
-		for d := Direction(0); d < NumDirections; d++ {
-			if t := g.top[c.Neighbor(d)]; t != NoPiece {
-				touched |= 1 << t.Bug()
-			}
-		}
-		switch {
-		case touched&(1<<Grasshopper|1<<Ladybug) != 0:
-			return true
-		case touched&(1<<Beetle) != 0:
-			return g.canClimb(c, 0)
-		case touched&(1<<Queen|1<<Spider|1<<Ant|1<<Pillbug) != 0:
-			return canSlide(occ)
-		}
-		return false // it touches only Mosquitoes
+	case touched&(1<<Queen|1<<Spider|1<<Ant|1<<Pillbug) != 0:
+		return canSlide(g.occ[c])
 	}
-	// A Grasshopper always has a neighbour to jump over, and a Ladybug
-	// next to a stack can nearly always climb it.
-	return true
+	return false // it touches only Mosquitoes, or nothing
 }
 
 // slidable has bit occ set when a piece on the ground whose occupied
