@@ -424,7 +424,11 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 		if pick.keys != nil {
-			key, ok := pick.next(prunes)
+			budget := 0
+			if prunes {
+				budget = max(lateMoveCount(depth)-quiets, 0)
+			}
+			key, ok := pick.next(budget)
 			if !ok {
 				break
 			}
@@ -686,29 +690,27 @@ func (w *worker) cutoff(m core.Move, ply, depth int) {
 // picker hands out the keys of a node's moves, best first: the first
 // pickFirst picked one by one, the rest sorted. At a node that prunes late
 // quiet moves, the rest are split instead into the tactical moves (see
-// tacticalBit), which are sorted (there are few), and the quiet ones,
-// picked one by one as the order reaches them; once one is pruned, every later
-// one would be, and they are dropped unsorted. The sequence of moves the
-// search plays is the same as with the whole list sorted; at such a node
-// sorting a hundred moves, of which a handful are searched, was a tenth of
-// the search's time.
+// tacticalBit), which are sorted (there are few), and the quiet ones, of
+// which only as many as the node may search before it prunes are put in
+// order, in one pass; once one is pruned, every later one would be, and
+// the rest are dropped unsorted. The sequence of moves the search plays is
+// the same as with the whole list sorted; at such a node sorting a
+// hundred moves, of which a handful are searched, was a tenth of the
+// search's time.
 type picker struct {
 	keys []uint64
 	n    int // keys[:n] are handed out (split: up to the tactical ones)
 	// In split mode, keys[n:tEnd] are the tactical keys not handed out,
 	// sorted, keys[tEnd:q] the quiet ones handed out, and keys[q:] the
-	// quiet ones to come, with keys[q] the best of them when qHead.
-	split        bool
-	tEnd, q      int
-	qHead        bool
-	qPicks       int
-	quietsSorted bool
+	// quiet ones to come, sorted up to qSorted.
+	split   bool
+	tEnd, q int
+	qSorted int
 }
 
-// quietPicksBeforeSort is how many quiet moves a split picker picks one by
-// one before it sorts the rest: only a node whose moves all lose (which
-// prunes nothing) gets that far.
-const quietPicksBeforeSort = 8
+// maxQuietBudget is the most quiet moves a split picker puts in order in
+// one pass (see smallestFirst); beyond it, sorting them all costs less.
+const maxQuietBudget = 12
 
 // start sets the picker on keys, of which the first tried (the best ones)
 // were searched already.
@@ -719,9 +721,10 @@ func (pk *picker) start(keys []uint64, tried int) {
 	}
 }
 
-// next returns the next key, or false when none is left. prunes says
-// whether the node prunes late quiet moves.
-func (pk *picker) next(prunes bool) (uint64, bool) {
+// next returns the next key, or false when none is left. quietBudget is
+// how many more quiet moves the node may search before it prunes the rest
+// (see negamax), or 0 if it prunes none.
+func (pk *picker) next(quietBudget int) (uint64, bool) {
 	if pk.split {
 		return pk.nextSplit()
 	}
@@ -732,8 +735,8 @@ func (pk *picker) next(prunes bool) (uint64, bool) {
 	switch {
 	case i < pickFirst:
 		pickBest(pk.keys[i:])
-	case i == pickFirst && prunes:
-		pk.splitRest()
+	case i == pickFirst && quietBudget > 0:
+		pk.splitRest(quietBudget)
 		return pk.nextSplit()
 	case i == pickFirst:
 		slices.Sort(pk.keys[i:])
@@ -743,8 +746,9 @@ func (pk *picker) next(prunes bool) (uint64, bool) {
 }
 
 // splitRest moves the tactical keys not yet handed out to the front of
-// the rest and sorts them.
-func (pk *picker) splitRest() {
+// the rest and sorts them, and puts the quiet keys the node may search
+// (and the one it prunes first) in order after them.
+func (pk *picker) splitRest(quietBudget int) {
 	rest := pk.keys[pk.n:]
 	t := 0
 	for j, k := range rest {
@@ -755,18 +759,42 @@ func (pk *picker) splitRest() {
 	}
 	slices.Sort(rest[:t])
 	pk.split, pk.tEnd, pk.q = true, pk.n+t, pk.n+t
+	pk.qSorted = pk.q + smallestFirst(rest[t:], quietBudget+1)
+}
+
+// smallestFirst moves the k smallest keys to the front, in order, and
+// returns how many are in order there: k, or all of them when k is more
+// than maxQuietBudget or the keys are few. One pass keeps the k smallest
+// seen so far in order, and most keys are larger than all of them.
+func smallestFirst(keys []uint64, k int) int {
+	if k > maxQuietBudget || k >= len(keys) {
+		slices.Sort(keys)
+		return len(keys)
+	}
+	head := keys[:k]
+	slices.Sort(head)
+	for j := k; j < len(keys); j++ {
+		x := keys[j]
+		if x >= head[k-1] {
+			continue
+		}
+		keys[j] = head[k-1]
+		i := k - 1
+		for ; i > 0 && head[i-1] > x; i-- {
+			head[i] = head[i-1]
+		}
+		head[i] = x
+	}
+	return k
 }
 
 func (pk *picker) nextSplit() (uint64, bool) {
 	haveT, haveQ := pk.n < pk.tEnd, pk.q < len(pk.keys)
-	if haveQ && !pk.qHead {
-		if pk.qPicks == quietPicksBeforeSort {
-			slices.Sort(pk.keys[pk.q:])
-			pk.quietsSorted = true
-		} else {
-			pickBest(pk.keys[pk.q:])
-		}
-		pk.qHead = true
+	if haveQ && pk.q >= pk.qSorted {
+		// More quiet moves than the budget: only a node whose moves all
+		// lose, which prunes nothing, gets here.
+		slices.Sort(pk.keys[pk.q:])
+		pk.qSorted = len(pk.keys)
 	}
 	switch {
 	case haveT && (!haveQ || pk.keys[pk.n] < pk.keys[pk.q]):
@@ -774,8 +802,6 @@ func (pk *picker) nextSplit() (uint64, bool) {
 		return pk.keys[pk.n-1], true
 	case haveQ:
 		pk.q++
-		pk.qPicks++
-		pk.qHead = pk.quietsSorted
 		return pk.keys[pk.q-1], true
 	}
 	return 0, false
