@@ -27,13 +27,16 @@ func (g *Game) IsLegal(m Move, l *MoveList) bool {
 	if g.pos[queenOf(me)] == NoCell {
 		return false // nothing moves before its player's Queen is placed
 	}
-	pinned := g.cutPieces()
+	h := g.height[from]
+	if h == 1 && g.isCut(p) {
+		return false // pinned: it may neither move nor be thrown
+	}
 	if p.Color() == me && p != g.lastMoved && g.top[from] == p {
-		if h := g.height[from]; h == 1 && p.Bug() == Ant && pinned&(1<<p) == 0 {
+		if h == 1 && p.Bug() == Ant {
 			if l.n = 0; g.antReaches(l, p, from, to) {
 				return true
 			}
-		} else if h > 1 || pinned&(1<<p) == 0 {
+		} else {
 			l.n = 0
 			g.genPiece(l, p, from, h)
 			if l.Contains(m) {
@@ -41,14 +44,22 @@ func (g *Game) IsLegal(m Move, l *MoveList) bool {
 			}
 		}
 	}
-	if g.gameType&WithPillbug == 0 || g.height[from] != 1 {
+	if g.gameType&WithPillbug == 0 || h != 1 {
 		return false
 	}
+	// Only p's throws matter: every other piece counts as pinned.
 	thrown := false
-	g.eachThrow(me, pinned, nil, func(_, X Piece, z Cell) {
-		thrown = thrown || X == p && z == to
+	g.eachThrow(me, ^uint32(1<<p), nil, func(_, X Piece, z Cell) {
+		thrown = thrown || z == to
 	})
 	return thrown
+}
+
+// isCut reports whether piece p, on top of its cell, is a cut piece (see
+// cutPieces). A cell with fewer than two runs of neighbours never is, which
+// the Game knows without looking for holes in the hive.
+func (g *Game) isCut(p Piece) bool {
+	return g.runs&(1<<p) != 0 && g.cutPieces()&(1<<p) != 0
 }
 
 // antReaches reports whether the Ant p on cell c (alone there) can slide
