@@ -98,11 +98,8 @@ func Evaluate(g *core.Game) int {
 		if n := bits.OnesCount8(occ); n > 0 {
 			s += int(w[FeatQueenDanger1+min(n, 5)-1])
 		}
-		for d := core.Direction(0); d < core.NumDirections; d++ {
-			if occ&(1<<d) == 0 {
-				continue
-			}
-			if t := g.Top(qc.Neighbor(d)); t.Color() == c && movable&(1<<t) != 0 {
+		for rest := occ; rest != 0; rest &= rest - 1 {
+			if t := g.Top(qc.Neighbor(core.Direction(bits.TrailingZeros8(rest)))); t.Color() == c && movable&(1<<t) != 0 {
 				s += int(w[FeatOwnFreeNeighbor])
 			}
 		}

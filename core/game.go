@@ -404,16 +404,23 @@ const multiRunMasks uint64 = 0x4747f742efe2e20
 
 // updateRuns records in g.runs whether the occupied cell c has two runs
 // of occupied neighbours or more.
-func (g *Game) updateRuns(c Cell) {
+func (g *Game) updateRuns(c Cell) { g.runs = g.withRuns(g.runs, c) }
+
+// withRuns returns runs with the bit of the occupied cell c's top piece
+// set as updateRuns sets it.
+func (g *Game) withRuns(runs uint32, c Cell) uint32 {
 	t := g.top[c] & 31
-	g.runs = g.runs&^(1<<t) | uint32(multiRunMasks>>g.occ[c]&1)<<t
+	return runs&^(1<<t) | uint32(multiRunMasks>>(g.occ[c]&63)&1)<<t
 }
 
-// updateRunsAround calls updateRuns on the occupied neighbours of c.
+// updateRunsAround calls updateRuns on the occupied neighbours of c (in a
+// register, not through memory from one to the next).
 func (g *Game) updateRunsAround(c Cell) {
+	runs := g.runs
 	for occ := g.occ[c]; occ != 0; occ &= occ - 1 {
-		g.updateRuns(c.Neighbor(Direction(bits.TrailingZeros8(occ))))
+		runs = g.withRuns(runs, c.Neighbor(Direction(bits.TrailingZeros8(occ))))
 	}
+	g.runs = runs
 }
 
 // occupy tells the neighbours of c that it is now occupied; each sees c
