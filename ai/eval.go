@@ -75,13 +75,44 @@ type Features [NumFeatures]int
 
 // Evaluate returns a static score of g from the point of view of the side to
 // move, in centipawn-like units; positive favours the side to move. It costs
-// core's mobility classification and some population counts, no move
-// generation. A finished game is for the search to score, not for Evaluate.
+// core's mobility classification and a pass over the bits of a few sets of
+// pieces, no move generation. A finished game is for the search to score,
+// not for Evaluate.
 //
 // It is the dot product of Extract's features with Weights, summed as it
 // goes rather than through a feature vector: the search calls it at every
 // leaf, and a test holds the two ways equal.
 func Evaluate(g *core.Game) int {
+	pw := byPiece(Weights())
+	return evaluateWith(g, &pw)
+}
+
+// pieceWeights are the weights of FeatMobile, FeatStuck and FeatHand by
+// piece rather than by bug, positive for White's pieces and negative for
+// Black's: evaluateWith adds them up over the bits of a set of pieces, with no
+// branch on each piece's bug or colour (a search's worker keeps one).
+type pieceWeights struct {
+	mobile, stuck, hand [32]int32
+}
+
+// byPiece spreads the weights w over the pieces.
+func byPiece(w [NumFeatures]int16) pieceWeights {
+	var pw pieceWeights
+	for p := core.Piece(0); p < core.NumPieces; p++ {
+		sign := int32(1)
+		if p.Color() == core.Black {
+			sign = -1
+		}
+		b := int(p.Bug())
+		pw.mobile[p] = sign * int32(w[FeatMobile+b])
+		pw.stuck[p] = sign * int32(w[FeatStuck+b])
+		pw.hand[p] = sign * int32(w[FeatHand+b])
+	}
+	return pw
+}
+
+// evaluateWith is Evaluate with the weights by piece at hand.
+func evaluateWith(g *core.Game, pw *pieceWeights) int {
 	w := Weights()
 	movable, pinned, covered := g.Mobility()
 	stuck := pinned | covered
@@ -108,18 +139,19 @@ func Evaluate(g *core.Game) int {
 		}
 		side[c] += s
 	}
-	// The pieces are counted by bug, with population counts of each
-	// colour's movable, stuck and in-hand pieces (no piece is both
-	// movable and stuck): a piece-by-piece loop costs a mispredicted
-	// branch or two per piece.
-	const black = core.PiecesPerColor
-	handW, handB := uint32(g.Hand(core.White)), uint32(g.Hand(core.Black))
-	for b := core.Queen; b < core.NumBugs; b++ {
-		s := uint32(core.BugSlots(b))
-		side[core.White] += int(w[FeatMobile+int(b)])*(bits.OnesCount32(movable&s)-bits.OnesCount32(movable>>black&s)) +
-			int(w[FeatStuck+int(b)])*(bits.OnesCount32(stuck&s)-bits.OnesCount32(stuck>>black&s)) +
-			int(w[FeatHand+int(b)])*(bits.OnesCount32(handW&s)-bits.OnesCount32(handB&s))
+	// White's sums less Black's, piece by piece (no piece is both movable
+	// and stuck).
+	diff := int32(0)
+	for m := movable; m != 0; m &= m - 1 {
+		diff += pw.mobile[bits.TrailingZeros32(m)&31]
 	}
+	for m := stuck; m != 0; m &= m - 1 {
+		diff += pw.stuck[bits.TrailingZeros32(m)&31]
+	}
+	for m := uint32(g.Hand(core.White)) | uint32(g.Hand(core.Black))<<core.PiecesPerColor; m != 0; m &= m - 1 {
+		diff += pw.hand[bits.TrailingZeros32(m)&31]
+	}
+	side[core.White] += int(diff)
 	me := g.ToMove()
 	return side[me] - side[me.Other()] + int(w[FeatTempo])
 }

@@ -42,7 +42,7 @@ func (w *worker) evaluate() int {
 	if *e != 0 && *e&^evalIndexMask == key&^evalIndexMask {
 		return int(int16(*e))
 	}
-	score := Evaluate(w.g)
+	score := evaluateWith(w.g, &w.weights)
 	if score == int(int16(score)) {
 		*e = key&^evalIndexMask | uint64(uint16(score))
 	}

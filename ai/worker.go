@@ -66,6 +66,7 @@ type worker struct {
 	// Queen: see leaveValues and tacticalBit.
 	leavesQueen uint32
 	evals       evalCache
+	weights     pieceWeights // byPiece(Weights())
 	// journal records the history updates made while a node searches the
 	// moves it tries before ordering the others, staging counts such
 	// nodes: see negamax and ordered.
@@ -81,6 +82,7 @@ type worker struct {
 
 func newWorker() *worker {
 	w := new(worker)
+	w.weights = byPiece(Weights())
 	lmrTable(&w.lmr)
 	// A ply never has more moves than a MoveList holds.
 	n := cap(w.list.Moves())
