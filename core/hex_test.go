@@ -48,20 +48,3 @@ func TestAdjacent(t *testing.T) {
 		t.Errorf("%d neighbour pairs, want %d", neighbours, 6*1024)
 	}
 }
-
-// TestBugSlots checks BugSlots against the pieces MakePiece numbers.
-func TestBugSlots(t *testing.T) {
-	for b := core.Bug(0); b < core.NumBugs; b++ {
-		var want uint16
-		for n := 1; n <= core.BugCount(b); n++ {
-			p, ok := core.MakePiece(core.Black, b, n)
-			if !ok {
-				t.Fatalf("no piece %v %d", b, n)
-			}
-			want |= 1 << (p % core.PiecesPerColor)
-		}
-		if got := core.BugSlots(b); got != want {
-			t.Errorf("%v: BugSlots %014b, pieces %014b", b, got, want)
-		}
-	}
-}

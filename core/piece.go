@@ -146,15 +146,6 @@ func (p Piece) String() string {
 	return string(buf[:])
 }
 
-// BugSlots returns the slots of bug b, one bit per slot: bit i stands for
-// piece Piece(c)*PiecesPerColor + i of either colour c, so that counting
-// one bug's pieces in a set of pieces is one population count. The masks
-// are constants (TestBugSlots holds them to the slot order), read with one
-// load: an evaluation asks for each bug.
-func BugSlots(b Bug) uint16 {
-	return [8]uint16{0x0001, 0x0006, 0x0018, 0x00E0, 0x0700, 0x0800, 0x1000, 0x2000}[b&7]
-}
-
 // BugCount returns how many pieces of bug b each player owns.
 func BugCount(b Bug) int { return int(bugFirstSlot[b+1] - bugFirstSlot[b]) }
 
