@@ -71,13 +71,9 @@ func (g *Game) antReaches(l *MoveList, p Piece, c, to Cell) bool {
 		return false
 	}
 	g.pickUp(p, c, 1)
-	mark, epoch := &g.gen.mark, g.gen.epoch
 	first := l.n
-	g.addSlides(l, p, c)
-	for i := first; i < l.n && mark[to] != epoch; i++ {
-		g.addSlides(l, p, l.moves[i].To())
-	}
+	g.antSearch(l, p, c, to)
 	l.n = first
 	g.putBack(p, c, 1)
-	return mark[to] == epoch
+	return g.gen.mark[to] == g.gen.epoch
 }

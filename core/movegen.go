@@ -431,12 +431,32 @@ func (g *Game) addSlides(l *MoveList, p Piece, c Cell) {
 
 // genAnt adds every cell p can reach by any number of slides: a breadth-
 // first search that uses the move list itself as its queue.
-func (g *Game) genAnt(l *MoveList, p Piece, c Cell) {
-	first := l.n
-	g.addSlides(l, p, c)
-	for i := first; i < l.n; i++ {
-		g.addSlides(l, p, l.moves[i].To())
+func (g *Game) genAnt(l *MoveList, p Piece, c Cell) { g.antSearch(l, p, c, c) }
+
+// antSearch is genAnt's search, stopped once it reaches cell stop (c for
+// never: c is marked from the start). It keeps the marks, the epoch and
+// the list's length in locals, which the compiler does not do for
+// addSlides' (the list might alias the game): an Ant's walk is the
+// longest loop of move generation.
+func (g *Game) antSearch(l *MoveList, p Piece, c, stop Cell) {
+	mark, epoch := &g.gen.mark, g.gen.epoch
+	n := l.n
+	x := c
+	for i := l.n; ; i++ {
+		for dirs := slideDirections(g.occ[x]); dirs != 0; dirs &= dirs - 1 {
+			y := x.Neighbor(Direction(bits.TrailingZeros8(dirs)))
+			if mark[y] != epoch {
+				mark[y] = epoch
+				l.moves[n] = MakeMove(p, y)
+				n++
+			}
+		}
+		if i == n || (stop != c && mark[stop] == epoch) {
+			break
+		}
+		x = l.moves[i].To()
 	}
+	l.n = n
 }
 
 // genSpider adds the cells p reaches in exactly three slides without
