@@ -528,22 +528,25 @@ func (g *Game) genGrasshopper(l *MoveList, p Piece, c Cell) {
 // step down into an empty cell, each step through no gate higher than both
 // of its ends.
 func (g *Game) genLadybug(l *MoveList, p Piece, c Cell) {
-	for d1 := Direction(0); d1 < NumDirections; d1++ {
+	// The steps go over occupied cells, then down into an empty one: the
+	// neighbour masks list those directions without looking at the others.
+	for s1 := g.occ[c]; s1 != 0; s1 &= s1 - 1 {
+		d1 := Direction(bits.TrailingZeros8(s1))
 		a := c.Neighbor(d1)
 		ha := g.height[a]
-		if ha == 0 || g.gateBlocks(c, d1, 0, ha) {
+		if g.gateBlocks(c, d1, 0, ha) {
 			continue
 		}
-		for d2 := Direction(0); d2 < NumDirections; d2++ {
+		for s2 := g.occ[a]; s2 != 0; s2 &= s2 - 1 {
+			d2 := Direction(bits.TrailingZeros8(s2))
 			b := a.Neighbor(d2)
 			hb := g.height[b]
-			if hb == 0 || g.gateBlocks(a, d2, ha, hb) {
+			if g.gateBlocks(a, d2, ha, hb) {
 				continue
 			}
-			for d3 := Direction(0); d3 < NumDirections; d3++ {
-				e := b.Neighbor(d3)
-				if g.height[e] == 0 && !g.gateBlocks(b, d3, hb, 0) {
-					g.addDest(l, p, e) // e == c is marked already
+			for s3 := ^g.occ[b] & 63; s3 != 0; s3 &= s3 - 1 {
+				if d3 := Direction(bits.TrailingZeros8(s3)); !g.gateBlocks(b, d3, hb, 0) {
+					g.addDest(l, p, b.Neighbor(d3)) // c is marked already
 				}
 			}
 		}
