@@ -251,15 +251,14 @@ func closesIn(g *core.Game, m core.Move, q core.Cell) bool {
 	if to == q {
 		return true
 	}
-	if _, adjacent := to.DirectionTo(q); !adjacent || g.Height(to) > 0 {
+	if !to.Adjacent(q) || g.Height(to) > 0 {
 		return false
 	}
 	from := g.Position(p)
 	if from == core.NoCell || g.Height(from) > 1 {
 		return true
 	}
-	_, wasAdjacent := from.DirectionTo(q)
-	return !wasAdjacent && from != q
+	return !from.Adjacent(q) && from != q
 }
 
 // enemyQueenHasOneLiberty reports whether the Queen of the side not to
