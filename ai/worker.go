@@ -207,8 +207,21 @@ func (w *worker) quiesce(ply, alpha, beta, qdepth int) int {
 		g.Position(core.Piece(me)*core.PiecesPerColor) == core.NoCell {
 		return stand
 	}
+	// The attacks end on the Queen's cell or an empty neighbour: only the
+	// moves onto those are generated, in the full list's order. A
+	// position with no move at all has a lone Pass, which closesIn reads
+	// as a move to cell 0: that rare case takes the full list.
+	targets := [1 + core.NumDirections]core.Cell{enemyQ}
+	nt := 1
+	for empty := ^g.Neighbors(enemyQ) & 63; empty != 0; empty &= empty - 1 {
+		targets[nt] = enemyQ.Neighbor(core.Direction(bits.TrailingZeros8(empty)))
+		nt++
+	}
+	g.GenerateMovesOnto(&w.list, targets[:nt])
+	if w.list.Len() == 0 && closesIn(g, core.Pass, enemyQ) {
+		g.GenerateMoves(&w.list)
+	}
 	keys := w.keys[ply][:0]
-	g.GenerateMoves(&w.list)
 	for _, m := range w.list.Moves() {
 		if closesIn(g, m, enemyQ) {
 			keys = append(keys, uint64(m))

@@ -3,6 +3,7 @@ package core
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -83,4 +84,73 @@ func sameMoves(a, b *MoveList) bool {
 		}
 	}
 	return true
+}
+
+// TestGenerateMovesOntoMatchesGenerateMoves compares GenerateMovesOnto with
+// GenerateMoves' list filtered to the target cells, order included, over
+// every position of random games of every game type: the targets are each
+// Queen's cell and its empty neighbours (what the quiescence search asks
+// for), and a few cells in and around the hive taken at random.
+func TestGenerateMovesOntoMatchesGenerateMoves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 17))
+	var all, onto MoveList
+	games := 96
+	if testing.Short() {
+		games = 24
+	}
+	compared, nonEmpty := 0, 0
+	for game := 0; game < games; game++ {
+		g := NewGame(GameType(game) % AllGameTypes)
+		for !g.Over() && g.Ply() < 100 {
+			var sets [][]Cell
+			for c := White; c <= Black; c++ {
+				if q := g.pos[queenOf(c)]; q != NoCell {
+					set := []Cell{q}
+					for d := Direction(0); d < NumDirections; d++ {
+						if n := q.Neighbor(d); g.height[n] == 0 {
+							set = append(set, n)
+						}
+					}
+					sets = append(sets, set)
+				}
+			}
+			var near []Cell
+			for on := g.onBoard; on != 0; on &= on - 1 {
+				c := g.pos[bits.TrailingZeros32(on)]
+				near = append(near, c, c.Neighbor(Direction(rng.IntN(NumDirections))))
+			}
+			if len(near) > 0 {
+				set := []Cell{}
+				for range 1 + rng.IntN(5) {
+					if c := near[rng.IntN(len(near))]; !slices.Contains(set, c) {
+						set = append(set, c)
+					}
+				}
+				sets = append(sets, set)
+			} else {
+				sets = append(sets, []Cell{Origin})
+			}
+			g.GenerateMoves(&all)
+			for _, set := range sets {
+				var want []Move
+				for _, m := range all.Moves() {
+					if m != Pass && slices.Contains(set, m.To()) {
+						want = append(want, m)
+					}
+				}
+				g.GenerateMovesOnto(&onto, set)
+				if !slices.Equal(onto.Moves(), want) {
+					t.Fatalf("game %d ply %d, targets %v:\n onto     %v\n filtered %v", game, g.Ply(), set, onto.Moves(), want)
+				}
+				compared++
+				if len(want) > 0 {
+					nonEmpty++
+				}
+			}
+			g.Play(all.At(rng.IntN(all.Len())))
+		}
+	}
+	if compared < 5000 || nonEmpty < 2000 {
+		t.Errorf("only %d target sets compared, %d with moves", compared, nonEmpty)
+	}
 }

@@ -563,16 +563,23 @@ func (g *Game) genLadybug(l *MoveList, p Piece, c Cell) {
 // thrower, is the same move and listed once.
 func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
 	g.eachThrow(me, pinned, func(X Piece) {
-		g.gen.newEpoch()
-		g.gen.mark[g.pos[X]] = g.gen.epoch
-		if generated&(1<<X) != 0 {
-			for _, m := range l.moves[g.gen.first[X]:g.gen.end[X]] {
-				g.gen.mark[m.To()] = g.gen.epoch
-			}
-		}
+		g.markOwnMoves(l, X, generated)
 	}, func(_, X Piece, to Cell) {
 		g.addDest(l, X, to)
 	})
+}
+
+// markOwnMoves starts a fresh set of marks with X's cell and, if X is in
+// generated, the cells its own moves in l reach, so that a throw of X
+// there is not listed again.
+func (g *Game) markOwnMoves(l *MoveList, X Piece, generated uint32) {
+	g.gen.newEpoch()
+	g.gen.mark[g.pos[X]] = g.gen.epoch
+	if generated&(1<<X) != 0 {
+		for _, m := range l.moves[g.gen.first[X]:g.gen.end[X]] {
+			g.gen.mark[m.To()] = g.gen.epoch
+		}
+	}
 }
 
 // eachThrow calls begin with each piece that can be thrown, then each with
