@@ -72,7 +72,7 @@ func (g *Game) antReaches(l *MoveList, p Piece, c, to Cell) bool {
 	}
 	g.pickUp(p, c, 1)
 	first := l.n
-	g.antSearch(l, p, c, to)
+	g.antSearch(l, p, c, []Cell{to})
 	l.n = first
 	g.putBack(p, c, 1)
 	return g.gen.mark[to] == g.gen.epoch

@@ -431,15 +431,27 @@ func (g *Game) addSlides(l *MoveList, p Piece, c Cell) {
 
 // genAnt adds every cell p can reach by any number of slides: a breadth-
 // first search that uses the move list itself as its queue.
-func (g *Game) genAnt(l *MoveList, p Piece, c Cell) { g.antSearch(l, p, c, c) }
+func (g *Game) genAnt(l *MoveList, p Piece, c Cell) { g.antSearch(l, p, c, nil) }
 
-// antSearch is genAnt's search, stopped once it reaches cell stop (c for
-// never: c is marked from the start). It keeps the marks, the epoch and
-// the list's length in locals, which the compiler does not do for
-// addSlides' (the list might alias the game): an Ant's walk is the
-// longest loop of move generation.
-func (g *Game) antSearch(l *MoveList, p Piece, c, stop Cell) {
+// antSearch is genAnt's search (the Ant lifted off c), stopped once it has
+// reached every cell of stops that a slide can end on (none for nil stops:
+// the whole search). A slide can end on an empty cell exactly when the
+// same slide can leave it, so a cell that canSlide rules out is never
+// reached and never waited for. It keeps the marks, the epoch and the
+// list's length in locals, which the compiler does not do for addSlides'
+// (the list might alias the game): an Ant's walk is the longest loop of
+// move generation.
+func (g *Game) antSearch(l *MoveList, p Piece, c Cell, stops []Cell) {
 	mark, epoch := &g.gen.mark, g.gen.epoch
+	left := 0 // the cells of stops that may be reached and are not yet
+	for _, t := range stops {
+		if t != c && g.height[t] == 0 && canSlide(g.occ[t]) {
+			left++
+		}
+	}
+	if stops != nil && left == 0 {
+		return
+	}
 	n := l.n
 	x := c
 	for i := l.n; ; i++ {
@@ -449,9 +461,12 @@ func (g *Game) antSearch(l *MoveList, p Piece, c, stop Cell) {
 				mark[y] = epoch
 				l.moves[n] = MakeMove(p, y)
 				n++
+				if left > 0 && isTarget(y, stops) {
+					left--
+				}
 			}
 		}
-		if i == n || (stop != c && mark[stop] == epoch) {
+		if i == n || (stops != nil && left == 0) {
 			break
 		}
 		x = l.moves[i].To()

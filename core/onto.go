@@ -118,7 +118,14 @@ func (g *Game) genPiecesOnto(l *MoveList, me Color, pinned uint32, targets []Cel
 			}
 		}
 		first := l.n
-		g.genPiece(l, p, c, h)
+		if h == 1 && p.Bug() == Ant {
+			// The Ant's walk stops once it has reached every target.
+			g.pickUp(p, c, h)
+			g.antSearch(l, p, c, targets)
+			g.putBack(p, c, h)
+		} else {
+			g.genPiece(l, p, c, h)
+		}
 		kept := first
 		for _, m := range l.moves[first:l.n] {
 			if isTarget(m.To(), targets) {
