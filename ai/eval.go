@@ -75,13 +75,44 @@ type Features [NumFeatures]int
 
 // Evaluate returns a static score of g from the point of view of the side to
 // move, in centipawn-like units; positive favours the side to move. It costs
-// one pass over the pieces and core's mobility classification, no move
-// generation. A finished game is for the search to score, not for Evaluate.
+// core's mobility classification and a pass over the bits of a few sets of
+// pieces, no move generation. A finished game is for the search to score,
+// not for Evaluate.
 //
 // It is the dot product of Extract's features with Weights, summed as it
 // goes rather than through a feature vector: the search calls it at every
 // leaf, and a test holds the two ways equal.
 func Evaluate(g *core.Game) int {
+	pw := byPiece(Weights())
+	return evaluateWith(g, &pw)
+}
+
+// pieceWeights are the weights of FeatMobile, FeatStuck and FeatHand by
+// piece rather than by bug, positive for White's pieces and negative for
+// Black's: evaluateWith adds them up over the bits of a set of pieces, with no
+// branch on each piece's bug or colour (a search's worker keeps one).
+type pieceWeights struct {
+	mobile, stuck, hand [32]int32
+}
+
+// byPiece spreads the weights w over the pieces.
+func byPiece(w [NumFeatures]int16) pieceWeights {
+	var pw pieceWeights
+	for p := core.Piece(0); p < core.NumPieces; p++ {
+		sign := int32(1)
+		if p.Color() == core.Black {
+			sign = -1
+		}
+		b := int(p.Bug())
+		pw.mobile[p] = sign * int32(w[FeatMobile+b])
+		pw.stuck[p] = sign * int32(w[FeatStuck+b])
+		pw.hand[p] = sign * int32(w[FeatHand+b])
+	}
+	return pw
+}
+
+// evaluateWith is Evaluate with the weights by piece at hand.
+func evaluateWith(g *core.Game, pw *pieceWeights) int {
 	w := Weights()
 	movable, pinned, covered := g.Mobility()
 	stuck := pinned | covered
@@ -98,11 +129,8 @@ func Evaluate(g *core.Game) int {
 		if n := bits.OnesCount8(occ); n > 0 {
 			s += int(w[FeatQueenDanger1+min(n, 5)-1])
 		}
-		for d := core.Direction(0); d < core.NumDirections; d++ {
-			if occ&(1<<d) == 0 {
-				continue
-			}
-			if t := g.Top(qc.Neighbor(d)); t.Color() == c && movable&(1<<t) != 0 {
+		for rest := occ; rest != 0; rest &= rest - 1 {
+			if t := g.Top(qc.Neighbor(core.Direction(bits.TrailingZeros8(rest)))); t.Color() == c && movable&(1<<t) != 0 {
 				s += int(w[FeatOwnFreeNeighbor])
 			}
 		}
@@ -111,20 +139,19 @@ func Evaluate(g *core.Game) int {
 		}
 		side[c] += s
 	}
-	for on := g.OnBoard(); on != 0; on &= on - 1 {
-		p := core.Piece(bits.TrailingZeros32(on))
-		switch {
-		case movable&(1<<p) != 0:
-			side[p.Color()] += int(w[FeatMobile+int(p.Bug())])
-		case stuck&(1<<p) != 0:
-			side[p.Color()] += int(w[FeatStuck+int(p.Bug())])
-		}
+	// White's sums less Black's, piece by piece (no piece is both movable
+	// and stuck).
+	diff := int32(0)
+	for m := movable; m != 0; m &= m - 1 {
+		diff += pw.mobile[bits.TrailingZeros32(m)&31]
 	}
-	for c := core.White; c <= core.Black; c++ {
-		for hand := g.Hand(c); hand != 0; hand &= hand - 1 {
-			side[c] += int(w[FeatHand+int(core.Piece(bits.TrailingZeros16(hand)).Bug())])
-		}
+	for m := stuck; m != 0; m &= m - 1 {
+		diff += pw.stuck[bits.TrailingZeros32(m)&31]
 	}
+	for m := uint32(g.Hand(core.White)) | uint32(g.Hand(core.Black))<<core.PiecesPerColor; m != 0; m &= m - 1 {
+		diff += pw.hand[bits.TrailingZeros32(m)&31]
+	}
+	side[core.White] += int(diff)
 	me := g.ToMove()
 	return side[me] - side[me.Other()] + int(w[FeatTempo])
 }

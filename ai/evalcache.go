@@ -1,8 +1,12 @@
 package ai
 
-// evalCacheSize is the number of static evaluations a thread remembers (a
-// power of two, 16 bytes each).
-const evalCacheSize = 1 << 16
+// evalCacheSize is the number of static evaluations a thread remembers, 8
+// bytes each. The index is the key's low 16 bits, the width of a score in
+// an entry (see evalCache).
+const (
+	evalCacheSize = 1 << 16
+	evalIndexMask = evalCacheSize - 1
+)
 
 // evalCache remembers the static evaluations of the positions a thread
 // scored last, by PositionKey, in a direct-mapped table where a newer
@@ -20,23 +24,27 @@ const evalCacheSize = 1 << 16
 // (barring a 64-bit key collision, which the transposition table risks
 // too). The weights are constants, so entries never go stale and the cache
 // is kept from search to search, like the table, until Clear.
-type evalCache [evalCacheSize]evalEntry
-
-type evalEntry struct {
-	key   uint64
-	score int32
-	valid bool
-}
+//
+// An entry is one word: the key's bits above the index, and the score in
+// the low 16 bits; the index supplies the key's low bits, so the whole key
+// is compared. Half the size of a key and a score side by side, the table
+// stays in the processor's caches more often, and a lookup costs mostly
+// its cache miss. A zero word is an empty slot (a position whose entry
+// would be zero is then never found, only evaluated again); a score that
+// does not fit in 16 bits is not cached.
+type evalCache [evalCacheSize]uint64
 
 // evaluate returns Evaluate of the worker's game, from the cache when the
 // position was scored before.
 func (w *worker) evaluate() int {
 	key := w.g.PositionKey()
-	e := &w.evals[key&(evalCacheSize-1)]
-	if e.valid && e.key == key {
-		return int(e.score)
+	e := &w.evals[key&evalIndexMask]
+	if *e != 0 && *e&^evalIndexMask == key&^evalIndexMask {
+		return int(int16(*e))
 	}
-	score := Evaluate(w.g)
-	*e = evalEntry{key: key, score: int32(score), valid: true}
+	score := evaluateWith(w.g, &w.weights)
+	if score == int(int16(score)) {
+		*e = key&^evalIndexMask | uint64(uint16(score))
+	}
 	return score
 }

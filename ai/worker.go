@@ -11,8 +11,8 @@ import (
 
 // Move ordering. Each move gets an ordering value; the higher, the sooner
 // it is tried. The value sits, negated and biased, in the upper bits of a
-// sort key with the move in the low 16 bits, so that ordering is a sort of
-// plain integers.
+// sort key with the move below it (see tacticalBit), so that ordering is a
+// sort of plain integers.
 const (
 	orderTT      = 1 << 30 // the move the transposition table remembers
 	orderKiller  = 1 << 29 // a move that refuted a sibling
@@ -42,6 +42,10 @@ const (
 	markNearEnemy uint8 = 1 << iota
 	markOnEnemy
 	markNearOwn
+	markOnOwn
+	// markQueens is any of them: a move that lands on such a cell is
+	// tactical (see tacticalBit).
+	markQueens = markNearEnemy | markOnEnemy | markNearOwn | markOnOwn
 )
 
 // worker is one thread of a search, with its own copy of the game and its
@@ -58,7 +62,16 @@ type worker struct {
 	history [core.NumPieces][historyCells]int32
 	marks   [1 << 16]uint8        // indexed by core.Cell: the Queen neighbourhoods
 	leave   [core.NumPieces]int16 // see leaveValues
-	evals   evalCache
+	// leavesQueen has the pieces whose leaving empties a cell next to a
+	// Queen: see leaveValues and tacticalBit.
+	leavesQueen uint32
+	evals       evalCache
+	weights     pieceWeights // byPiece(Weights())
+	// journal records the history updates made while a node searches the
+	// moves it tries before ordering the others, staging counts such
+	// nodes: see negamax and ordered.
+	journal []historyChange
+	staging int
 
 	nodes    uint64 // nodes searched by this thread in this search
 	selDepth int    // the deepest ply this thread reached in this search
@@ -69,6 +82,7 @@ type worker struct {
 
 func newWorker() *worker {
 	w := new(worker)
+	w.weights = byPiece(Weights())
 	lmrTable(&w.lmr)
 	// A ply never has more moves than a MoveList holds.
 	n := cap(w.list.Moves())
@@ -97,6 +111,7 @@ func (w *worker) reset(g *core.Game, sh *shared) {
 	}
 	w.nodes, w.flushed, w.nextPoll, w.selDepth = 0, 0, pollInterval, 0
 	w.aborted = false
+	w.journal, w.staging = w.journal[:0], 0 // an aborted search may leave them
 }
 
 // help is a Lazy SMP helper thread: it searches the root position deeper
@@ -192,8 +207,21 @@ func (w *worker) quiesce(ply, alpha, beta, qdepth int) int {
 		g.Position(core.Piece(me)*core.PiecesPerColor) == core.NoCell {
 		return stand
 	}
+	// The attacks end on the Queen's cell or an empty neighbour: only the
+	// moves onto those are generated, in the full list's order. A
+	// position with no move at all has a lone Pass, which closesIn reads
+	// as a move to cell 0: that rare case takes the full list.
+	targets := [1 + core.NumDirections]core.Cell{enemyQ}
+	nt := 1
+	for empty := ^g.Neighbors(enemyQ) & 63; empty != 0; empty &= empty - 1 {
+		targets[nt] = enemyQ.Neighbor(core.Direction(bits.TrailingZeros8(empty)))
+		nt++
+	}
+	g.GenerateMovesOnto(&w.list, targets[:nt])
+	if w.list.Len() == 0 && closesIn(g, core.Pass, enemyQ) {
+		g.GenerateMoves(&w.list)
+	}
 	keys := w.keys[ply][:0]
-	g.GenerateMoves(&w.list)
 	for _, m := range w.list.Moves() {
 		if closesIn(g, m, enemyQ) {
 			keys = append(keys, uint64(m))
@@ -236,15 +264,14 @@ func closesIn(g *core.Game, m core.Move, q core.Cell) bool {
 	if to == q {
 		return true
 	}
-	if _, adjacent := to.DirectionTo(q); !adjacent || g.Height(to) > 0 {
+	if !to.Adjacent(q) || g.Height(to) > 0 {
 		return false
 	}
 	from := g.Position(p)
 	if from == core.NoCell || g.Height(from) > 1 {
 		return true
 	}
-	_, wasAdjacent := from.DirectionTo(q)
-	return !wasAdjacent && from != q
+	return !from.Adjacent(q) && from != q
 }
 
 // enemyQueenHasOneLiberty reports whether the Queen of the side not to
@@ -358,9 +385,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
-	me := g.ToMove()
-	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
-	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
+	ownQ := g.Position(core.Piece(g.ToMove()) * core.PiecesPerColor)
 	if !pvNode && abs(beta) < mateBound && !w.threatened(ownQ) {
 		eval := w.evaluate()
 		// Reverse futility: so far above beta that one ply more will
@@ -384,23 +409,52 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
-	keys := w.order(ply, ttMove)
 	k0, k1 := w.killers[ply][0], w.killers[ply][1]
+	// The table's move and the killers, first in the order, are tried
+	// before the other moves are generated, each once it is found legal:
+	// one of them refutes most nodes, which then never generate nor order
+	// a hundred moves. The rest are ordered when the first ones are used
+	// up (those already tried come first in that order, and are picked to
+	// the front and passed over), with the history as it was before the
+	// first ones were searched (see ordered), so that the order, and the
+	// tree, are what ordering everything at once gives.
+	first := [3]core.Move{ttMove, k0, k1}
+	next, tried := 0, 0
+	journalMark := len(w.journal)
+	w.staging++
+	var pick picker
 	alpha0 := alpha
 	best, bestMove := -infinity, core.NoMove
 	quiets := 0
-	for i := range keys {
-		switch {
-		case i < pickFirst:
-			pickBest(keys[i:])
-		case i == pickFirst:
-			slices.Sort(keys[i:])
+	prunes := !pvNode && depth <= 4 // late quiet moves: see below
+	for i := 0; ; i++ {
+		var m core.Move
+		tactical := true // the first moves are never quiet
+		if pick.keys == nil {
+			if m = w.nextFirst(&first, &next); m != core.NoMove {
+				tried++
+			} else {
+				pick.start(w.ordered(ply, ttMove, journalMark), tried)
+			}
 		}
-		m := core.Move(keys[i])
-		quiet := m != ttMove && m != k0 && m != k1 && !tactical(g, m, enemyQ, ownQ)
+		if pick.keys != nil {
+			budget := 0
+			if prunes {
+				budget = max(lateMoveCount(depth)-quiets, 0)
+			}
+			key, ok := pick.next(budget)
+			if !ok {
+				break
+			}
+			m, tactical = moveOf(key), key&tacticalBit != 0
+		}
+		quiet := m != ttMove && m != k0 && m != k1 && !tactical
 		if quiet {
 			quiets++
-			if !pvNode && depth <= 4 && quiets > lateMoveCount(depth) && best > -mateBound {
+			if prunes && quiets > lateMoveCount(depth) && best > -mateBound {
+				// So will every later quiet move be: quiets only
+				// grows, and best.
+				pick.dropQuiets()
 				continue
 			}
 		}
@@ -439,6 +493,9 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
+	if pick.keys == nil {
+		w.endStaging()
+	}
 	bound := boundExact
 	switch {
 	case best >= beta:
@@ -450,31 +507,51 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	return best
 }
 
-// tactical reports whether m changes what surrounds a Queen: it lands next
-// to or on either Queen, moves a Queen, or leaves a cell next to one. Those
-// are Hive's captures and escapes, never reduced nor pruned.
-func tactical(g *core.Game, m core.Move, enemyQ, ownQ core.Cell) bool {
-	p, to := m.Piece(), m.To()
-	if p.Bug() == core.Queen {
-		return true
+// ordered ends the node's search of its first moves (see negamax) and
+// returns the keys of order. The history updates made since journalMark,
+// by the searches of the first moves, are taken back while order reads
+// the history, and then made again.
+func (w *worker) ordered(ply int, ttMove core.Move, journalMark int) []uint64 {
+	changes := w.journal[journalMark:]
+	for i := len(changes) - 1; i >= 0; i-- {
+		c := changes[i]
+		w.history[c.piece][c.cell] = c.old
 	}
-	if touches(to, enemyQ) || touches(to, ownQ) {
-		return true
+	keys := w.order(ply, ttMove)
+	for _, c := range changes {
+		w.history[c.piece][c.cell] = c.new
 	}
-	from := g.Position(p)
-	return from != core.NoCell && g.Height(from) == 1 && (touches(from, enemyQ) || touches(from, ownQ))
+	w.endStaging()
+	return keys
 }
 
-// touches reports whether cell c is q or next to it; q may be core.NoCell.
-func touches(c, q core.Cell) bool {
-	if q == core.NoCell {
-		return false
+// endStaging ends a node's search of its first moves; once no node is
+// searching its first moves, the journal is emptied.
+func (w *worker) endStaging() {
+	w.staging--
+	if w.staging == 0 {
+		w.journal = w.journal[:0]
 	}
-	if c == q {
-		return true
+}
+
+// nextFirst returns the first legal move of first (the table's move and
+// the killers, as the order ranks them) from index *next on that is not a
+// repeat of an earlier one, and moves *next past it; core.NoMove when none
+// is left. A Pass is passed over: it is legal only as a position's one
+// move, and the generated list then holds it.
+func (w *worker) nextFirst(first *[3]core.Move, next *int) core.Move {
+	for *next < len(first) {
+		i := *next
+		*next++
+		m := first[i]
+		if m == core.NoMove || m == core.Pass || (i > 0 && m == first[0]) || (i > 1 && m == first[1]) {
+			continue
+		}
+		if w.g.IsLegal(m, &w.list) {
+			return m
+		}
 	}
-	_, adjacent := c.DirectionTo(q)
-	return adjacent
+	return core.NoMove
 }
 
 // order generates the moves of the position at ply and returns their sort
@@ -489,7 +566,7 @@ func (w *worker) order(ply int, ttMove core.Move) []uint64 {
 	enemyQ := g.Position(core.Piece(me.Other()) * core.PiecesPerColor)
 	ownQ := g.Position(core.Piece(me) * core.PiecesPerColor)
 	w.markAround(enemyQ, markNearEnemy, markOnEnemy)
-	w.markAround(ownQ, markNearOwn, 0)
+	w.markAround(ownQ, markNearOwn, markOnOwn)
 	w.leaveValues()
 	k0, k1 := w.killers[ply][0], w.killers[ply][1]
 	for i, m := range moves {
@@ -504,11 +581,32 @@ func (w *worker) order(ply int, ttMove core.Move) []uint64 {
 		default:
 			v = w.quietValue(m)
 		}
-		keys[i] = uint64(keyBias-v)<<16 | uint64(m)
+		keys[i] = uint64(keyBias-v)<<17 | uint64(m)<<1 | w.tacticalBit(m)
 	}
 	w.clearAround(enemyQ)
 	w.clearAround(ownQ)
 	return keys
+}
+
+// The sort key of a move is its ordering value, negated and biased, then
+// the move, then tacticalBit: the bit never decides the order (no two
+// moves are equal), it only saves the search from working it out again.
+const tacticalBit = 1
+
+// moveOf returns the move of a sort key.
+func moveOf(key uint64) core.Move { return core.Move(key >> 1) }
+
+// tacticalBit returns tacticalBit if m changes what surrounds a Queen: it
+// moves a Queen, lands next to or on either Queen, or leaves a cell next
+// to one (a piece that leaves a Queen's own cell is that Queen, or on top
+// of it). Those are Hive's captures and escapes, which the search never
+// reduces nor prunes. It reads the marks and leavesQueen that order sets.
+func (w *worker) tacticalBit(m core.Move) uint64 {
+	p := m.Piece()
+	if p.Bug() == core.Queen || w.marks[m.To()]&markQueens != 0 || w.leavesQueen&(1<<p) != 0 {
+		return tacticalBit
+	}
+	return 0
 }
 
 // markAround adds mark near to the six neighbours of c and mark on to c
@@ -564,6 +662,7 @@ func (w *worker) quietValue(m core.Move) int {
 func (w *worker) leaveValues() {
 	g := w.g
 	w.leave = [core.NumPieces]int16{}
+	w.leavesQueen = 0
 	for on := g.OnBoard(); on != 0; on &= on - 1 {
 		p := core.Piece(bits.TrailingZeros32(on))
 		from := g.Position(p)
@@ -579,6 +678,9 @@ func (w *worker) leaveValues() {
 		if f&markNearOwn != 0 && g.Height(from) == 1 {
 			v += byOwnQueen
 		}
+		if f&(markNearEnemy|markNearOwn) != 0 && g.Height(from) == 1 {
+			w.leavesQueen |= 1 << p
+		}
 		w.leave[p] = int16(v)
 	}
 }
@@ -590,8 +692,144 @@ func (w *worker) cutoff(m core.Move, ply, depth int) {
 		k[1], k[0] = k[0], m
 	}
 	bonus := int32(min(depth*depth, 400))
-	h := &w.history[m.Piece()][m.To()%historyCells]
+	p, cell := m.Piece(), m.To()%historyCells
+	h := &w.history[p][cell]
+	old := *h
 	*h += bonus - *h*bonus/historyMax
+	if w.staging > 0 {
+		w.journal = append(w.journal, historyChange{piece: p, cell: cell, old: old, new: *h})
+	}
+}
+
+// picker hands out the keys of a node's moves, best first: the first
+// pickFirst picked one by one, the rest sorted. At a node that prunes late
+// quiet moves, the rest are split instead into the tactical moves (see
+// tacticalBit), which are sorted (there are few), and the quiet ones, of
+// which only as many as the node may search before it prunes are put in
+// order, in one pass; once one is pruned, every later one would be, and
+// the rest are dropped unsorted. The sequence of moves the search plays is
+// the same as with the whole list sorted; at such a node sorting a
+// hundred moves, of which a handful are searched, was a tenth of the
+// search's time.
+type picker struct {
+	keys []uint64
+	n    int // keys[:n] are handed out (split: up to the tactical ones)
+	// In split mode, keys[n:tEnd] are the tactical keys not handed out,
+	// sorted, keys[tEnd:q] the quiet ones handed out, and keys[q:] the
+	// quiet ones to come, sorted up to qSorted.
+	split   bool
+	tEnd, q int
+	qSorted int
+}
+
+// maxQuietBudget is the most quiet moves a split picker puts in order in
+// one pass (see smallestFirst); beyond it, sorting them all costs less.
+const maxQuietBudget = 12
+
+// start sets the picker on keys, of which the first tried (the best ones)
+// were searched already.
+func (pk *picker) start(keys []uint64, tried int) {
+	pk.keys = keys
+	for ; pk.n < tried; pk.n++ {
+		pickBest(keys[pk.n:])
+	}
+}
+
+// next returns the next key, or false when none is left. quietBudget is
+// how many more quiet moves the node may search before it prunes the rest
+// (see negamax), or 0 if it prunes none.
+func (pk *picker) next(quietBudget int) (uint64, bool) {
+	if pk.split {
+		return pk.nextSplit()
+	}
+	i := pk.n
+	if i >= len(pk.keys) {
+		return 0, false
+	}
+	switch {
+	case i < pickFirst:
+		pickBest(pk.keys[i:])
+	case i == pickFirst && quietBudget > 0:
+		pk.splitRest(quietBudget)
+		return pk.nextSplit()
+	case i == pickFirst:
+		slices.Sort(pk.keys[i:])
+	}
+	pk.n++
+	return pk.keys[i], true
+}
+
+// splitRest moves the tactical keys not yet handed out to the front of
+// the rest and sorts them, and puts the quiet keys the node may search
+// (and the one it prunes first) in order after them.
+func (pk *picker) splitRest(quietBudget int) {
+	rest := pk.keys[pk.n:]
+	t := 0
+	for j, k := range rest {
+		if k&tacticalBit != 0 {
+			rest[t], rest[j] = rest[j], rest[t]
+			t++
+		}
+	}
+	slices.Sort(rest[:t])
+	pk.split, pk.tEnd, pk.q = true, pk.n+t, pk.n+t
+	pk.qSorted = pk.q + smallestFirst(rest[t:], quietBudget+1)
+}
+
+// smallestFirst moves the k smallest keys to the front, in order, and
+// returns how many are in order there: k, or all of them when k is more
+// than maxQuietBudget or the keys are few. One pass keeps the k smallest
+// seen so far in order, and most keys are larger than all of them.
+func smallestFirst(keys []uint64, k int) int {
+	if k > maxQuietBudget || k >= len(keys) {
+		slices.Sort(keys)
+		return len(keys)
+	}
+	head := keys[:k]
+	slices.Sort(head)
+	for j := k; j < len(keys); j++ {
+		x := keys[j]
+		if x >= head[k-1] {
+			continue
+		}
+		keys[j] = head[k-1]
+		i := k - 1
+		for ; i > 0 && head[i-1] > x; i-- {
+			head[i] = head[i-1]
+		}
+		head[i] = x
+	}
+	return k
+}
+
+func (pk *picker) nextSplit() (uint64, bool) {
+	haveT, haveQ := pk.n < pk.tEnd, pk.q < len(pk.keys)
+	if haveQ && pk.q >= pk.qSorted {
+		// More quiet moves than the budget: only a node whose moves all
+		// lose, which prunes nothing, gets here.
+		slices.Sort(pk.keys[pk.q:])
+		pk.qSorted = len(pk.keys)
+	}
+	switch {
+	case haveT && (!haveQ || pk.keys[pk.n] < pk.keys[pk.q]):
+		pk.n++
+		return pk.keys[pk.n-1], true
+	case haveQ:
+		pk.q++
+		return pk.keys[pk.q-1], true
+	}
+	return 0, false
+}
+
+// dropQuiets drops the quiet keys not handed out (in split mode).
+func (pk *picker) dropQuiets() { pk.q = len(pk.keys) }
+
+// historyChange is one update of the history: the score of piece on cell
+// went from old to new.
+type historyChange struct {
+	piece    core.Piece
+	cell     core.Cell
+	old, new int32
 }
 
 // pickBest moves the smallest key (the best move) to the front.

@@ -20,15 +20,7 @@ func (g *Game) Hand(c Color) uint16 { return g.inHand[c] }
 // Pinned returns, one bit per piece, the pieces on the ground that may not
 // leave their cell because the hive would split in two (One Hive). A piece
 // on top of a stack is never pinned: its cell stays occupied when it leaves.
-func (g *Game) Pinned() uint32 {
-	var pinned uint32
-	for cut := g.cutPieces(); cut != 0; cut &= cut - 1 {
-		if p := Piece(bits.TrailingZeros32(cut)); g.height[g.pos[p]] == 1 {
-			pinned |= 1 << p
-		}
-	}
-	return pinned
-}
+func (g *Game) Pinned() uint32 { return g.cutPieces() &^ g.stacked }
 
 // Mobility classifies the pieces on the board, one bit per piece, in one
 // pass: pinned (on the ground, and its cell an articulation point of the
@@ -41,62 +33,84 @@ func (g *Game) Pinned() uint32 {
 // that no piece moves before its Queen is placed: it measures the position,
 // not the next move.
 func (g *Game) Mobility() (movable, pinned, covered uint32) {
-	cut := g.cutPieces()
-	for all := g.onBoard; all != 0; all &= all - 1 {
-		p := Piece(bits.TrailingZeros32(all))
-		c := g.pos[p]
-		if g.top[c] != p {
-			covered |= 1 << p
-			continue
+	pinned = g.Pinned()
+	covered = g.onBoard &^ g.tops
+	free := g.tops &^ pinned
+	// The free pieces are tested bug family by bug family, each with its
+	// own loop: one loop over them all branched on each piece's bug, which
+	// the processor mostly failed to predict. A piece on the ground with
+	// no neighbour is the only piece on the board, and cannot move.
+	for s := free & g.stacked; s != 0; s &= s - 1 {
+		c := g.pos[bits.TrailingZeros32(s)]
+		if g.canClimb(c, g.height[c]-1) {
+			movable |= s & -s
 		}
-		h := g.height[c]
-		if h == 1 && cut&(1<<p) != 0 {
-			pinned |= 1 << p
-			continue
+	}
+	ground := free &^ g.stacked
+	for s := ground & slidingBugs; s != 0; s &= s - 1 {
+		if canSlide(g.occ[g.pos[bits.TrailingZeros32(s)]]) {
+			movable |= s & -s
 		}
-		if g.canStart(p, c, h) {
-			movable |= 1 << p
+	}
+	for s := ground & jumpingBugs; s != 0; s &= s - 1 {
+		// A Grasshopper always has a neighbour to jump over, and a
+		// Ladybug next to a stack can nearly always climb it.
+		if g.occ[g.pos[bits.TrailingZeros32(s)]] != 0 {
+			movable |= s & -s
+		}
+	}
+	for s := ground & beetleBugs; s != 0; s &= s - 1 {
+		if g.canClimb(g.pos[bits.TrailingZeros32(s)], 0) {
+			movable |= s & -s
+		}
+	}
+	for s := ground & mosquitoBugs; s != 0; s &= s - 1 {
+		if g.mosquitoCanStart(g.pos[bits.TrailingZeros32(s)]) {
+			movable |= s & -s
 		}
 	}
 	return movable, pinned, covered
 }
 
-// canStart reports whether piece p, the top of cell c of height h, has a
-// first step open to its bug (see Mobility for what that leaves out).
-func (g *Game) canStart(p Piece, c Cell, h uint8) bool {
-	if h > 1 {
-		return g.canClimb(c, h-1)
+// The pieces of both colours by how Mobility tests them: the bugs that
+// slide (Queen, Spiders, Ants, Pillbug), that jump or climb over others
+// (Grasshoppers, Ladybug), the Beetles and the Mosquito. TestBugFamilies
+// holds them to the pieces' bugs.
+const (
+	slidingBugs  = 0x2707 | 0x2707<<PiecesPerColor
+	jumpingBugs  = 0x10E0 | 0x10E0<<PiecesPerColor
+	beetleBugs   = 0x0018 | 0x0018<<PiecesPerColor
+	mosquitoBugs = 0x0800 | 0x0800<<PiecesPerColor
+)
+
+// mosquitoCanStart reports whether a Mosquito on the ground on c has a
+// first step open to a bug it touches (see Mobility).
+func (g *Game) mosquitoCanStart(c Cell) bool {
+	var touched uint16
+	for d := Direction(0); d < NumDirections; d++ {
+		if t := g.top[c.Neighbor(d)]; t != NoPiece {
+			touched |= 1 << t.Bug()
+		}
 	}
-	occ := g.occ[c]
-	if occ == 0 {
-		return false // the only piece on the board
-	}
-	switch p.Bug() {
-	case Queen, Spider, Ant, Pillbug:
-		return slideDirections(occ) != 0
-	case Beetle:
+	switch {
+	case touched&(1<<Grasshopper|1<<Ladybug) != 0:
+		return true
+	case touched&(1<<Beetle) != 0:
 		return g.canClimb(c, 0)
-	case Mosquito:
-		var touched uint16
-		for d := Direction(0); d < NumDirections; d++ {
-			if t := g.top[c.Neighbor(d)]; t != NoPiece {
-				touched |= 1 << t.Bug()
-			}
-		}
-		switch {
-		case touched&(1<<Grasshopper|1<<Ladybug) != 0:
-			return true
-		case touched&(1<<Beetle) != 0:
-			return g.canClimb(c, 0)
-		case touched&(1<<Queen|1<<Spider|1<<Ant|1<<Pillbug) != 0:
-			return slideDirections(occ) != 0
-		}
-		return false // it touches only Mosquitoes
+	case touched&(1<<Queen|1<<Spider|1<<Ant|1<<Pillbug) != 0:
+		return canSlide(g.occ[c])
 	}
-	// A Grasshopper always has a neighbour to jump over, and a Ladybug
-	// next to a stack can nearly always climb it.
-	return true
+	return false // it touches only Mosquitoes, or nothing
 }
+
+// slidable has bit occ set when a piece on the ground whose occupied
+// neighbours are occ can slide somewhere (slideDirections(occ) != 0),
+// which TestSlidable checks.
+const slidable uint64 = 0x131f13ff575ffffe
+
+// canSlide reports whether a piece on the ground whose occupied neighbours
+// are occ can slide one step: one lookup in place of slideDirections.
+func canSlide(occ uint8) bool { return slidable>>(occ&63)&1 != 0 }
 
 // canClimb reports whether a Beetle standing on c above level pieces can
 // take one step in some direction.
@@ -136,9 +150,9 @@ func (g *Game) cutPieces() uint32 {
 // characteristic by k-1 and merges the k empty gaps between the runs into
 // one region, so the hive falls apart exactly when two of the gaps belonged
 // to the same region. With no hole, every gap lies in the one outer region,
-// and a cell is a cut exactly when k >= 2. Counting V, E, T and the runs is
-// one pass of population counts over the occupied cells, about a third of
-// the cost of the search for articulation points. A hive with holes (two
+// and a cell is a cut exactly when k >= 2. V - E + T and the cells with two
+// runs or more are kept up to date by every move (see Game.euler), so this
+// costs nothing unless the hive has holes. A hive with holes (two
 // positions in five of the midgame benchmark's searches) needs to know
 // which gaps share a region: see cutPiecesWithHoles. It matters because an
 // evaluation asks for this at every leaf of a search.
@@ -146,28 +160,10 @@ func (g *Game) findCutPieces() uint32 {
 	if bits.OnesCount32(g.onBoard) < 3 {
 		return 0
 	}
-	var cut uint32
-	cells, adjacent2, triangles3 := 0, 0, 0
-	for all := g.onBoard; all != 0; all &= all - 1 {
-		p := Piece(bits.TrailingZeros32(all))
-		c := g.pos[p]
-		if g.top[c] != p {
-			continue
-		}
-		occ := g.occ[c]
-		pairs := bits.OnesCount8(occ & (occ>>1 | occ<<5) & 63) // neighbours d and d+1 both occupied
-		n := bits.OnesCount8(occ)
-		cells++
-		adjacent2 += n
-		triangles3 += pairs
-		if n-pairs >= 2 { // at least two runs of neighbours
-			cut |= 1 << p
-		}
+	if holes := 1 - g.euler; holes != 0 {
+		return g.cutPiecesWithHoles(holes, g.runs)
 	}
-	if holes := 1 - cells + adjacent2/2 - triangles3/3; holes != 0 {
-		return g.cutPiecesWithHoles(holes, cut)
-	}
-	return cut
+	return g.runs
 }
 
 // maxHoleCells is the largest hole cutPiecesWithHoles measures: a flood
@@ -205,10 +201,19 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 	}
 	// Labels: outer, then outer+1+i for the i-th hole found.
 	r := regions{outer: g.gen.newEpochs(uint32(holes) + 1), holes: holes}
+	// A hole mostly outlives the move that follows (moves happen at the
+	// hive's edge), so a cell of each hole found last time is flooded
+	// first: when every hole is found there, nothing else is flooded.
+	hints := g.gen.holeHints
+	for _, x := range hints[:min(holes, len(hints))] {
+		if g.height[x] == 0 {
+			g.labelFrom(&r, x)
+		}
+	}
 	// The gaps of the candidates first: they are all that the answer
 	// reads. The rest of the hive's edge is looked at only for holes
 	// that no candidate touches, and only until every hole is found.
-	for cand := candidates; cand != 0; cand &= cand - 1 {
+	for cand := candidates; cand != 0 && r.found < holes; cand &= cand - 1 {
 		g.labelAround(&r, g.pos[bits.TrailingZeros32(cand)])
 	}
 	for rest := g.onBoard; rest != 0 && r.found < holes; rest &= rest - 1 {
@@ -220,9 +225,11 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 	if r.found != holes {
 		return g.articulationPieces()
 	}
+	// A candidate next to no hole has all its gaps, two or more, in the
+	// outer region: a cut. The others are looked at gap by gap.
 	mark := &g.gen.mark
-	var cut uint32
-	for ; candidates != 0; candidates &= candidates - 1 {
+	cut := candidates &^ r.touching
+	for candidates &= r.touching; candidates != 0; candidates &= candidates - 1 {
 		p := Piece(bits.TrailingZeros32(candidates))
 		c := g.pos[p]
 		occ := g.occ[c]
@@ -253,51 +260,63 @@ func (g *Game) cutPiecesWithHoles(holes int, candidates uint32) uint32 {
 type regions struct {
 	outer        uint32
 	holes, found int
+	// touching has the top pieces of the cells next to a hole found.
+	touching uint32
 }
 
 // labelAround labels the empty neighbours of the occupied cell c with
 // their regions, flooding from each one not labelled yet (see
 // cutPiecesWithHoles).
 func (g *Game) labelAround(r *regions, c Cell) {
-	mark := &g.gen.mark
-	last := r.outer + uint32(r.holes)
 	for empty := ^g.occ[c] & 63; empty != 0 && r.found < r.holes; empty &= empty - 1 {
-		x := c.Neighbor(Direction(bits.TrailingZeros8(empty)))
-		if m := mark[x]; m >= r.outer && m <= last {
-			continue // labelled already
-		}
-		if bits.OnesCount8(g.occ[x]) <= openCell {
-			mark[x] = r.outer // looks outside
-			continue
-		}
-		label := r.outer + 1 + uint32(r.found)
-		mark[x] = label
-		var flood [maxHoleCells]Cell
-		flood[0] = x
-		n, stopped := 1, false
-	grow:
-		for i := 0; i < n; i++ {
-			f := flood[i]
-			for d := Direction(0); d < NumDirections; d++ {
-				y := f.Neighbor(d)
-				if g.height[y] != 0 || mark[y] == label {
-					continue
-				}
-				if mark[y] == r.outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
-					stopped = true
-					break grow
-				}
-				mark[y] = label
-				flood[n] = y
-				n++
+		g.labelFrom(r, c.Neighbor(Direction(bits.TrailingZeros8(empty))))
+	}
+}
+
+// labelFrom labels the region of the empty cell x, unless it is labelled
+// already: a hole if a flood from x ends by itself, and outer if it is
+// stopped (see cutPiecesWithHoles). A hole's x is kept as a hint for the
+// positions that follow.
+func (g *Game) labelFrom(r *regions, x Cell) {
+	mark := &g.gen.mark
+	if m := mark[x]; m >= r.outer && m <= r.outer+uint32(r.holes) {
+		return // labelled already
+	}
+	if bits.OnesCount8(g.occ[x]) <= openCell {
+		mark[x] = r.outer // looks outside
+		return
+	}
+	label := r.outer + 1 + uint32(r.found)
+	mark[x] = label
+	var touch uint32 // the top pieces next to the flood
+	var flood [maxHoleCells]Cell
+	flood[0] = x
+	n := 1
+	for i := 0; i < n; i++ {
+		f := flood[i]
+		for d := Direction(0); d < NumDirections; d++ {
+			y := f.Neighbor(d)
+			if g.height[y] != 0 {
+				touch |= 1 << (g.top[y] & 31)
+				continue
 			}
-		}
-		if !stopped {
-			r.found++
-			continue
-		}
-		for _, f := range flood[:n] {
-			mark[f] = r.outer
+			if mark[y] == label {
+				continue
+			}
+			if mark[y] == r.outer || n == maxHoleCells || bits.OnesCount8(g.occ[y]) <= openCell {
+				for _, f := range flood[:n] {
+					mark[f] = r.outer
+				}
+				return
+			}
+			mark[y] = label
+			flood[n] = y
+			n++
 		}
 	}
+	if r.found < len(g.gen.holeHints) {
+		g.gen.holeHints[r.found] = x
+	}
+	r.found++
+	r.touching |= touch
 }

@@ -1,6 +1,9 @@
 package core
 
-import "strconv"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // Move is one turn: a piece and the cell it ends on, or a pass. A move is
 // identified by its effect alone, so two routes to one cell, or a piece that
@@ -63,6 +66,10 @@ type record struct {
 	// the move was played from, given back by Undo.
 	prevCut      uint32
 	prevCutKnown bool
+	// prevEuler and prevRuns are the Game's euler and runs before the
+	// move, which Undo restores rather than recomputes.
+	prevEuler int32
+	prevRuns  uint32
 }
 
 // Game is a game of Hive: the position, its history and the rules. Play and
@@ -98,6 +105,18 @@ type Game struct {
 	// from a child. Play forgets it, Undo restores the parent's.
 	cut      uint32
 	cutKnown bool
+	// euler is the Euler characteristic V - E + T of the occupied cells
+	// and runs the top pieces of the cells whose occupied neighbours form
+	// two runs or more: what findCutPieces reads, kept up to date by lift
+	// and drop (at a few neighbours per move) rather than counted over the
+	// whole hive at every position.
+	euler int
+	runs  uint32
+	// tops has the pieces on top of their cells and stacked those on top
+	// of a stack (height two or more), kept up to date by stack and
+	// unstack: what Mobility reads to tell covered and pinned pieces
+	// apart without looking at each.
+	tops, stacked uint32
 
 	gen generator
 }
@@ -247,7 +266,8 @@ func (g *Game) OnBoard() uint32 { return g.onBoard }
 // Play plays m, which must be legal (see Legal and CheckMove); it is the
 // fast path for search and perft and checks nothing.
 func (g *Game) Play(m Move) {
-	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevCut: g.cut, prevCutKnown: g.cutKnown}
+	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevCut: g.cut, prevCutKnown: g.cutKnown,
+		prevEuler: int32(g.euler), prevRuns: g.runs}
 	g.cutKnown = false
 	key := g.key ^ sideToMoveKey
 	moved := NoPiece
@@ -284,14 +304,15 @@ func (g *Game) Undo() {
 	rec := &g.history[n]
 	if rec.move != Pass {
 		p := rec.move.Piece()
-		g.lift(p, rec.move.To())
+		g.unstack(p, rec.move.To())
 		if rec.from == NoCell {
 			g.pos[p] = NoCell
 			g.inHand[p.Color()] |= 1 << (p % PiecesPerColor)
 			g.onBoard &^= 1 << p
 		} else {
-			g.drop(p, rec.from)
+			g.stack(p, rec.from)
 		}
+		g.euler, g.runs = int(rec.prevEuler), rec.prevRuns
 	}
 	g.lastMoved = rec.prevLastMoved
 	g.result = rec.prevResult
@@ -304,25 +325,102 @@ func (g *Game) Undo() {
 	g.history = g.history[:n]
 }
 
-// lift takes the top piece p off cell c.
+// lift takes the top piece p off cell c, and keeps euler and runs up to
+// date.
 func (g *Game) lift(p Piece, c Cell) {
-	g.height[c]--
+	g.unstack(p, c)
+	g.runs &^= 1 << p
 	if g.height[c] == 0 {
-		g.vacate(c)
+		g.euler -= cellEuler(g.occ[c])
+		g.updateRunsAround(c)
+	} else {
+		g.updateRuns(c)
 	}
-	g.top[c] = g.under[p]
+}
+
+// drop puts piece p on top of cell c, and keeps euler and runs up to
+// date.
+func (g *Game) drop(p Piece, c Cell) {
+	if g.height[c] != 0 {
+		g.runs &^= 1 << g.top[c]
+	}
+	g.stack(p, c)
+	if g.height[c] == 1 {
+		g.euler += cellEuler(g.occ[c])
+		g.updateRunsAround(c)
+	}
+	g.updateRuns(c)
+}
+
+// unstack takes the top piece p off cell c, leaving euler and runs as
+// they were: Undo restores those as the move found them.
+func (g *Game) unstack(p Piece, c Cell) {
+	g.height[c]--
+	g.tops &^= 1 << p
+	g.stacked &^= 1 << p
+	under := g.under[p]
+	switch h := g.height[c]; {
+	case h == 0:
+		g.vacate(c)
+	case h == 1:
+		g.tops |= 1 << under
+	default:
+		g.tops |= 1 << under
+		g.stacked |= 1 << under
+	}
+	g.top[c] = under
 	g.under[p] = NoPiece
 }
 
-// drop puts piece p on top of cell c.
-func (g *Game) drop(p Piece, c Cell) {
+// stack puts piece p on top of cell c, leaving euler and runs as they
+// were (see unstack).
+func (g *Game) stack(p Piece, c Cell) {
 	if g.height[c] == 0 {
 		g.occupy(c)
+	} else {
+		g.tops &^= 1 << g.top[c]
+		g.stacked &^= 1 << g.top[c]
+		g.stacked |= 1 << p
 	}
+	g.tops |= 1 << p
 	g.under[p] = g.top[c]
 	g.top[c] = p
 	g.height[c]++
 	g.pos[p] = c
+}
+
+// cellEuler is what an occupied cell whose occupied neighbours are occ
+// adds to V - E + T: itself, its edges to them, and the triangles it
+// closes with two of them that are neighbours of each other (d and d+1).
+func cellEuler(occ uint8) int {
+	return 1 - bits.OnesCount8(occ) + bits.OnesCount8(occ&(occ>>1|occ<<5)&63)
+}
+
+// multiRunMasks has bit occ set when the occupied neighbours occ of a cell
+// form two runs or more: when the neighbours less the pairs of
+// neighbouring neighbours (d and d+1) are two or more, unless all six are
+// occupied (TestMultiRunMasks counts them).
+const multiRunMasks uint64 = 0x4747f742efe2e20
+
+// updateRuns records in g.runs whether the occupied cell c has two runs
+// of occupied neighbours or more.
+func (g *Game) updateRuns(c Cell) { g.runs = g.withRuns(g.runs, c) }
+
+// withRuns returns runs with the bit of the occupied cell c's top piece
+// set as updateRuns sets it.
+func (g *Game) withRuns(runs uint32, c Cell) uint32 {
+	t := g.top[c] & 31
+	return runs&^(1<<t) | uint32(multiRunMasks>>(g.occ[c]&63)&1)<<t
+}
+
+// updateRunsAround calls updateRuns on the occupied neighbours of c (in a
+// register, not through memory from one to the next).
+func (g *Game) updateRunsAround(c Cell) {
+	runs := g.runs
+	for occ := g.occ[c]; occ != 0; occ &= occ - 1 {
+		runs = g.withRuns(runs, c.Neighbor(Direction(bits.TrailingZeros8(occ))))
+	}
+	g.runs = runs
 }
 
 // occupy tells the neighbours of c that it is now occupied; each sees c
@@ -349,15 +447,9 @@ func (g *Game) vacate(c Cell) {
 // queenOf returns the Queen of colour c.
 func queenOf(c Color) Piece { return Piece(c) * PiecesPerColor }
 
-// surrounded reports whether all six neighbours of c are occupied.
-func (g *Game) surrounded(c Cell) bool {
-	for d := Direction(0); d < NumDirections; d++ {
-		if g.height[c.Neighbor(d)] == 0 {
-			return false
-		}
-	}
-	return true
-}
+// surrounded reports whether all six neighbours of c are occupied: its
+// neighbour mask, which Play keeps, is full.
+func (g *Game) surrounded(c Cell) bool { return g.occ[c] == 63 }
 
 // judge returns the result of the position just reached: a side whose Queen
 // is surrounded loses, both at once is a draw, and so is the third

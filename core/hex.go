@@ -72,6 +72,23 @@ func (c Cell) Step(dq, dr int) Cell {
 	return Cell((int(c) + dq + gridWidth*dr) & cellMask)
 }
 
+// Adjacent reports whether n is one of the six neighbours of c. Their
+// index difference modulo 1024 is then one of the six offsets of Neighbor,
+// and within a hive no other pair of cells has one of those differences
+// (see the grid's comment), so one subtraction answers what a loop over
+// the directions would: the search asks it of every move it tries.
+// NoCell is nobody's neighbour.
+func (c Cell) Adjacent(n Cell) bool {
+	if c|n >= gridCells {
+		return false
+	}
+	switch (n - c) & cellMask {
+	case 1, 32, 31, 1023, 992, 993:
+		return true
+	}
+	return false
+}
+
 // DirectionTo returns the direction from c to an adjacent cell n, and false
 // when the two cells are not neighbours.
 func (c Cell) DirectionTo(n Cell) (Direction, bool) {

@@ -57,6 +57,9 @@ type generator struct {
 	// disc and low are the DFS discovery times and low links of the
 	// articulation-point search, indexed by the top piece of each cell.
 	disc, low [32]uint8
+	// holeHints are cells of the holes cutPiecesWithHoles found last,
+	// any cells at first: see there.
+	holeHints [4]Cell
 }
 
 // newEpoch starts a fresh set of marks.
@@ -126,11 +129,10 @@ func (g *Game) Throws(dst []Throw) []Throw {
 // than throws: placements and each piece's own movement, and no Pass.
 func (g *Game) GenerateOwnMoves(l *MoveList) { g.generate(l, false) }
 
-// Legal reports whether m is a legal move now.
+// Legal reports whether m is a legal move now (see IsLegal).
 func (g *Game) Legal(m Move) bool {
 	var l MoveList
-	g.GenerateMoves(&l)
-	return l.Contains(m)
+	return g.IsLegal(m, &l)
 }
 
 // notFirstSlot has the slots that follow another slot of the same bug, and
@@ -310,13 +312,7 @@ func (g *Game) genPieces(l *MoveList, me Color, pinned uint32) uint32 {
 // piece is lifted off the board while its moves are traced, so that it
 // neither blocks nor supports its own path.
 func (g *Game) genPiece(l *MoveList, p Piece, c Cell, h uint8) {
-	g.height[c] = h - 1
-	if h == 1 {
-		g.vacate(c)
-	}
-	g.top[c] = g.under[p]
-	g.gen.newEpoch()
-	g.gen.mark[c] = g.gen.epoch
+	g.pickUp(p, c, h)
 	bug := p.Bug()
 	switch {
 	case h > 1:
@@ -328,6 +324,24 @@ func (g *Game) genPiece(l *MoveList, p Piece, c Cell, h uint8) {
 	default:
 		g.genBug(l, p, c, bug)
 	}
+	g.putBack(p, c, h)
+}
+
+// pickUp lifts piece p, the top of cell c of height h, off the board while
+// its moves are traced, and starts a fresh set of marks with c marked, so
+// that a move back to c is never listed; putBack undoes it.
+func (g *Game) pickUp(p Piece, c Cell, h uint8) {
+	g.height[c] = h - 1
+	if h == 1 {
+		g.vacate(c)
+	}
+	g.top[c] = g.under[p]
+	g.gen.newEpoch()
+	g.gen.mark[c] = g.gen.epoch
+}
+
+// putBack puts piece p back on cell c after pickUp.
+func (g *Game) putBack(p Piece, c Cell, h uint8) {
 	g.height[c] = h
 	if h == 1 {
 		g.occupy(c)
@@ -417,12 +431,47 @@ func (g *Game) addSlides(l *MoveList, p Piece, c Cell) {
 
 // genAnt adds every cell p can reach by any number of slides: a breadth-
 // first search that uses the move list itself as its queue.
-func (g *Game) genAnt(l *MoveList, p Piece, c Cell) {
-	first := l.n
-	g.addSlides(l, p, c)
-	for i := first; i < l.n; i++ {
-		g.addSlides(l, p, l.moves[i].To())
+func (g *Game) genAnt(l *MoveList, p Piece, c Cell) { g.antSearch(l, p, c, nil) }
+
+// antSearch is genAnt's search (the Ant lifted off c), stopped once it has
+// reached every cell of stops that a slide can end on (none for nil stops:
+// the whole search). A slide can end on an empty cell exactly when the
+// same slide can leave it, so a cell that canSlide rules out is never
+// reached and never waited for. It keeps the marks, the epoch and the
+// list's length in locals, which the compiler does not do for addSlides'
+// (the list might alias the game): an Ant's walk is the longest loop of
+// move generation.
+func (g *Game) antSearch(l *MoveList, p Piece, c Cell, stops []Cell) {
+	mark, epoch := &g.gen.mark, g.gen.epoch
+	left := 0 // the cells of stops that may be reached and are not yet
+	for _, t := range stops {
+		if t != c && g.height[t] == 0 && canSlide(g.occ[t]) {
+			left++
+		}
 	}
+	if stops != nil && left == 0 {
+		return
+	}
+	n := l.n
+	x := c
+	for i := l.n; ; i++ {
+		for dirs := slideDirections(g.occ[x]); dirs != 0; dirs &= dirs - 1 {
+			y := x.Neighbor(Direction(bits.TrailingZeros8(dirs)))
+			if mark[y] != epoch {
+				mark[y] = epoch
+				l.moves[n] = MakeMove(p, y)
+				n++
+				if left > 0 && isTarget(y, stops) {
+					left--
+				}
+			}
+		}
+		if i == n || (stops != nil && left == 0) {
+			break
+		}
+		x = l.moves[i].To()
+	}
+	l.n = n
 }
 
 // genSpider adds the cells p reaches in exactly three slides without
@@ -494,22 +543,25 @@ func (g *Game) genGrasshopper(l *MoveList, p Piece, c Cell) {
 // step down into an empty cell, each step through no gate higher than both
 // of its ends.
 func (g *Game) genLadybug(l *MoveList, p Piece, c Cell) {
-	for d1 := Direction(0); d1 < NumDirections; d1++ {
+	// The steps go over occupied cells, then down into an empty one: the
+	// neighbour masks list those directions without looking at the others.
+	for s1 := g.occ[c]; s1 != 0; s1 &= s1 - 1 {
+		d1 := Direction(bits.TrailingZeros8(s1))
 		a := c.Neighbor(d1)
 		ha := g.height[a]
-		if ha == 0 || g.gateBlocks(c, d1, 0, ha) {
+		if g.gateBlocks(c, d1, 0, ha) {
 			continue
 		}
-		for d2 := Direction(0); d2 < NumDirections; d2++ {
+		for s2 := g.occ[a]; s2 != 0; s2 &= s2 - 1 {
+			d2 := Direction(bits.TrailingZeros8(s2))
 			b := a.Neighbor(d2)
 			hb := g.height[b]
-			if hb == 0 || g.gateBlocks(a, d2, ha, hb) {
+			if g.gateBlocks(a, d2, ha, hb) {
 				continue
 			}
-			for d3 := Direction(0); d3 < NumDirections; d3++ {
-				e := b.Neighbor(d3)
-				if g.height[e] == 0 && !g.gateBlocks(b, d3, hb, 0) {
-					g.addDest(l, p, e) // e == c is marked already
+			for s3 := ^g.occ[b] & 63; s3 != 0; s3 &= s3 - 1 {
+				if d3 := Direction(bits.TrailingZeros8(s3)); !g.gateBlocks(b, d3, hb, 0) {
+					g.addDest(l, p, b.Neighbor(d3)) // c is marked already
 				}
 			}
 		}
@@ -526,16 +578,23 @@ func (g *Game) genLadybug(l *MoveList, p Piece, c Cell) {
 // thrower, is the same move and listed once.
 func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
 	g.eachThrow(me, pinned, func(X Piece) {
-		g.gen.newEpoch()
-		g.gen.mark[g.pos[X]] = g.gen.epoch
-		if generated&(1<<X) != 0 {
-			for _, m := range l.moves[g.gen.first[X]:g.gen.end[X]] {
-				g.gen.mark[m.To()] = g.gen.epoch
-			}
-		}
+		g.markOwnMoves(l, X, generated)
 	}, func(_, X Piece, to Cell) {
 		g.addDest(l, X, to)
 	})
+}
+
+// markOwnMoves starts a fresh set of marks with X's cell and, if X is in
+// generated, the cells its own moves in l reach, so that a throw of X
+// there is not listed again.
+func (g *Game) markOwnMoves(l *MoveList, X Piece, generated uint32) {
+	g.gen.newEpoch()
+	g.gen.mark[g.pos[X]] = g.gen.epoch
+	if generated&(1<<X) != 0 {
+		for _, m := range l.moves[g.gen.first[X]:g.gen.end[X]] {
+			g.gen.mark[m.To()] = g.gen.epoch
+		}
+	}
 }
 
 // eachThrow calls begin with each piece that can be thrown, then each with

@@ -97,13 +97,19 @@ func (g *Game) genMovesOnto(l *MoveList, me Color, pinned uint32, q, to Cell) {
 			continue
 		}
 		h := g.height[c]
-		if h == 1 && (pinned&(1<<p) != 0 || adjacent(c, q)) {
+		if h == 1 && (pinned&(1<<p) != 0 || c.Adjacent(q)) {
 			continue
 		}
 		if h > 1 || p.Bug() == Queen || p.Bug() == Beetle || p.Bug() == Pillbug {
-			if !adjacent(c, to) {
+			if !c.Adjacent(to) {
 				continue
 			}
+		}
+		if h == 1 && p.Bug() == Ant {
+			if g.antReaches(l, p, c, to) {
+				l.add(MakeMove(p, to))
+			}
+			continue
 		}
 		first := l.n
 		g.genPiece(l, p, c, h)
@@ -117,10 +123,4 @@ func (g *Game) genMovesOnto(l *MoveList, me Color, pinned uint32, q, to Cell) {
 			}
 		}
 	}
-}
-
-// adjacent reports whether cells a and b are neighbours.
-func adjacent(a, b Cell) bool {
-	_, ok := a.DirectionTo(b)
-	return ok
 }
