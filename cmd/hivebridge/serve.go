@@ -459,7 +459,10 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 			s.metrics.commands.WithLabelValues(protocol, command).Inc()
 			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())
 		},
-		Record: s.recordHook(protocol),
+	}
+	if s.archive != nil {
+		games := &gameLog{s: s, source: protocol}
+		cfg.Record, cfg.BeforeCommand = games.event, games.settle
 	}
 	if s.pairing != nil {
 		cfg.Matchmaker = s.pairing.Match

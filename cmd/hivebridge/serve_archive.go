@@ -123,15 +123,19 @@ type gameLog struct {
 	source string
 	begun  *uhp.GameEvent    // the game in progress, not archived yet
 	rec    *archive.Recorder // the game in progress, archived
+	ended  *archive.Recorder // the game that ended last, its end maybe not written yet
 }
 
-// recordHook returns the Record hook of a UHP session, or nil without an
-// archive.
-func (s *server) recordHook(source string) func(uhp.GameEvent) {
-	if s.archive == nil {
-		return nil
+// settle waits until the game's last change is archived (or given up):
+// the session's next command is answered only then.
+func (g *gameLog) settle() {
+	if g.rec != nil {
+		g.rec.Settle()
 	}
-	return (&gameLog{s: s, source: source}).event
+	if g.ended != nil {
+		g.ended.Settle()
+		g.ended = nil
+	}
 }
 
 func (g *gameLog) name(player string) string {
@@ -186,7 +190,7 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 			end.How, end.Reason = "interrupted", "the server shut down"
 		}
 		g.rec.Ended(end, ev.Game.String())
-		g.rec = nil
+		g.rec, g.ended = nil, g.rec
 	}
 }
 
