@@ -144,8 +144,6 @@ type Store interface {
 	Get(ctx context.Context, id int64) (Game, error)
 	// Outcomes returns every finished game with a result.
 	Outcomes(ctx context.Context) ([]Outcome, error)
-	// Ping checks that the database answers.
-	Ping(ctx context.Context) error
 	// Heartbeat marks this process alive again if the database forgot it
 	// (a PostgreSQL server restarted): a writer calls it now and then.
 	Heartbeat(ctx context.Context) error

@@ -70,7 +70,7 @@ type Keeper struct {
 
 	mu        sync.Mutex
 	downUntil time.Time   // no writes are tried before then
-	lastErr   error       // the last failure, while down
+	lastErr   error       // the last failure, until a write succeeds
 	backlog   []*Recorder // ended games the archive lacks
 
 	writing sync.WaitGroup // the recorders' writes under way
@@ -184,8 +184,9 @@ func (k *Keeper) succeeded() {
 	}
 }
 
-// Health returns nil when the archive is taking writes, or why not. While
-// the last write failed, it asks the database whether it is back.
+// Health returns nil when the archive is taking writes, or why not: from
+// a write that failed until one succeeds. A database that answers a ping
+// may still refuse writes (its disk full), so only a write clears it.
 func (k *Keeper) Health(ctx context.Context) error {
 	k.mu.Lock()
 	err := k.lastErr
@@ -193,13 +194,7 @@ func (k *Keeper) Health(ctx context.Context) error {
 	if err == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, k.cfg.Timeout)
-	defer cancel()
-	if perr := k.store.Ping(ctx); perr != nil {
-		return fmt.Errorf("archive %s: %v", k.store.Name(), perr)
-	}
-	k.succeeded()
-	return nil
+	return fmt.Errorf("archive %s: %v", k.store.Name(), err)
 }
 
 // try runs write up to the bound, and reports whether it succeeded.

@@ -31,13 +31,6 @@ func (f *flaky) Update(ctx context.Context, id int64, c Change) error {
 	return f.Store.Update(ctx, id, c)
 }
 
-func (f *flaky) Ping(ctx context.Context) error {
-	if f.down.Load() {
-		return errDown
-	}
-	return f.Store.Ping(ctx)
-}
-
 func TestKeeper(t *testing.T) {
 	store := &flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
 	var lostGames, lostMoves atomic.Int64
