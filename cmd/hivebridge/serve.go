@@ -272,6 +272,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 			MaxFrame:    cfg.maxLine,
 			FrameLength: frameLength,
 			Log:         s.log.With().Str("protocol", "hivejson").Logger(),
+			Watch:       s.watchJSON,
 		})
 	}
 	if cfg.pairViewers {
