@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,12 +89,15 @@ func TestServeArchivesSessions(t *testing.T) {
 	forfeit := tcp.do(t, "play forfeit lunch")
 	tcp.do(t, "exit")
 
+	// Both ends are written in the background after their answers (the
+	// disconnect's, the forfeit's), so wait until neither game is playing.
 	s := readArchive(t, db)
 	var games []archive.Game
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		games = allGames(t, s)
-		if len(games) == 2 && games[0].Status != archive.Playing || time.Now().After(deadline) {
+		ended := len(games) == 2 && !slices.ContainsFunc(games, func(g archive.Game) bool { return g.Status == archive.Playing })
+		if ended || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
