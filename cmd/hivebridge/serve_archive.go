@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,6 +156,7 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 	case uhp.MovePlayed:
 		if g.rec == nil && g.begun != nil {
 			b := g.begun
+			g.begun = nil
 			players := archive.Players{White: g.name(b.White), Black: g.name(b.Black)}
 			if b.White == "" {
 				players.White = ""
@@ -162,8 +164,16 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 			if b.Black == "" {
 				players.Black = ""
 			}
-			g.rec = g.s.archive.keeper.Begin(g.source, uhp.FormatGameType(b.Game.Type), b.Game.String(), b.Game.Moves, archive.Viewer, players)
-			g.begun = nil
+			gameType, by := uhp.FormatGameType(b.Game.Type), g.name(ev.By)
+			if len(b.Game.Moves) == 0 || by == archive.Viewer {
+				// The game starts in the archive with this move, in one
+				// write: a Begin then a Played would make the move's
+				// answer wait for the start's commit (Played settles).
+				moves := append(slices.Clip(b.Game.Moves), ev.Move)
+				g.rec = g.s.archive.keeper.Begin(g.source, gameType, ev.Game.String(), moves, by, players)
+				return
+			}
+			g.rec = g.s.archive.keeper.Begin(g.source, gameType, b.Game.String(), b.Game.Moves, archive.Viewer, players)
 		}
 		if g.rec != nil {
 			g.rec.Played(ev.Move, g.name(ev.By), ev.Game.String())

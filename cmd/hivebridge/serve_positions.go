@@ -82,8 +82,8 @@ func (l *positionLog) position(g *core.Game) {
 		l.restart(g, gs)
 		return
 	}
-	for i := common; i < len(moves); i++ {
-		l.played(g.Type(), moves[:i+1], l.other)
+	if common < len(moves) {
+		l.played(g.Type(), moves, common, l.other)
 	}
 	l.ifOver(g, gs)
 }
@@ -102,20 +102,25 @@ func (l *positionLog) answered(g *core.Game, m core.Move) {
 	text := uhp.FormatMove(m, g)
 	after := g.Clone()
 	after.Play(m)
-	l.played(g.Type(), append(gs.Moves, text), l.backend)
+	l.played(g.Type(), append(gs.Moves, text), len(gs.Moves), l.backend)
 	if d, err := uhp.Describe(after); err == nil {
 		l.ifOver(after, d)
 	}
 }
 
-// played records the last of moves, played by by.
-func (l *positionLog) played(t core.GameType, moves []string, by string) {
-	gameString := l.gameString(t, moves)
+// played records moves[from:], played by by; l.moves was moves[:from].
+// A game not yet in the archive starts there with them, in one write: a
+// Begin then a Played would make the answer wait for the start's commit
+// (each Played settles the write before it).
+func (l *positionLog) played(t core.GameType, moves []string, from int, by string) {
 	if l.rec == nil {
-		l.rec = l.keeper.Begin(l.source, uhp.FormatGameType(t), l.gameString(t, nil), nil, by, archive.Players{})
+		l.rec = l.keeper.Begin(l.source, uhp.FormatGameType(t), l.gameString(t, moves), moves[from:], by, archive.Players{})
+	} else {
+		for i := from; i < len(moves); i++ {
+			l.rec.Played(moves[i], by, l.gameString(t, moves[:i+1]))
+		}
 	}
-	l.rec.Played(moves[len(moves)-1], by, gameString)
-	l.moves = append(l.moves, moves[len(moves)-1]) // l.moves was moves but the last
+	l.moves = append(l.moves, moves[from:]...)
 }
 
 // ifOver ends the game when the rules have ended it at g.
