@@ -51,11 +51,19 @@ func (s *server) openArchive(ctx context.Context) error {
 		Name: "hivebridge_archive_not_archived_total",
 		Help: "Games (never started in the archive) and moves that ended without being archived.",
 	}, []string{"what"})}
-	s.metrics.registry.MustRegister(a.lost)
+	// A session waits for the archive only when its game's last write has
+	// not ended by its next command or change: the waits, against
+	// hivebridge_commands_total, are what the archive adds to answers.
+	waits := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "hivebridge_archive_wait_seconds",
+		Help:    "Time a session waited for its game's last archive write, counted only when that write had not ended.",
+		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 15),
+	})
+	s.metrics.registry.MustRegister(a.lost, waits)
 	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.archiveBacklog, OnLost: func(games, moves int) {
 		a.lost.WithLabelValues("games").Add(float64(games))
 		a.lost.WithLabelValues("moves").Add(float64(moves))
-	}})
+	}, OnWait: func(d time.Duration) { waits.Observe(d.Seconds()) }})
 	a.lost.WithLabelValues("games")
 	a.lost.WithLabelValues("moves")
 	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{

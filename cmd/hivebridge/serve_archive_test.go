@@ -108,6 +108,8 @@ func TestServeArchivesSessions(t *testing.T) {
 		t.Fatalf("%d games archived, want 2: %+v", len(games), games)
 	}
 	own, remote := games[0], games[1]
+	// What the archive adds to answers is there to be watched.
+	metric(t, d.httpAddr, "hivebridge_archive_wait_seconds_count")
 	wantOwn := fmt.Sprintf("%s/%s, bG1 %s-/viewer", best, backend, strings.Fields(best)[0][:3])
 	if own.Source != "uhp-ws" || own.White != backend || own.Black != archive.Viewer || moveTexts(own) != wantOwn ||
 		own.GameString+"\nok\n" != last || own.Status != archive.Finished || own.How != "disconnect" || own.Result != "" {

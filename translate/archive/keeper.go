@@ -31,6 +31,9 @@ type KeeperConfig struct {
 	// OnLost is told of games (never started in the archive) and moves a
 	// game ended without archiving.
 	OnLost func(games, moves int)
+	// OnWait is told how long a session waited in Settle for a write that
+	// had not ended yet: what the archive adds to a session's answers.
+	OnWait func(time.Duration)
 }
 
 func (c KeeperConfig) withDefaults() KeeperConfig {
@@ -51,6 +54,9 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 	}
 	if c.OnLost == nil {
 		c.OnLost = func(int, int) {}
+	}
+	if c.OnWait == nil {
+		c.OnWait = func(time.Duration) {}
 	}
 	return c
 }
@@ -269,10 +275,17 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 // Settle waits until the game's last change is in the archive, or its
 // write has been given up (bounded by the keeper's tries).
 func (r *Recorder) Settle() {
-	if r.writing != nil {
-		<-r.writing
-		r.writing = nil
+	if r.writing == nil {
+		return
 	}
+	select {
+	case <-r.writing:
+	default:
+		start := time.Now()
+		<-r.writing
+		r.k.cfg.OnWait(time.Since(start))
+	}
+	r.writing = nil
 }
 
 // write starts bringing the archive up to date in the background, with

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -158,13 +159,23 @@ func (g *gated) Update(ctx context.Context, id int64, c Change) error {
 
 // TestRecorderDoesNotWait: a move is recorded without waiting for its
 // write, the game's next move and Settle wait for it, and a game has one
-// write under way at most.
+// write under way at most. OnWait is told of each wait for a write under
+// way, and of nothing else.
 func TestRecorderDoesNotWait(t *testing.T) {
 	store := &gated{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve"), open: make(chan struct{})}
-	k := NewKeeper(store, KeeperConfig{Timeout: time.Minute})
+	var mu sync.Mutex
+	var waits []time.Duration
+	k := NewKeeper(store, KeeperConfig{Timeout: time.Minute, OnWait: func(d time.Duration) {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+	}})
 	ctx := context.Background()
 	r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, "", Players{})
 	id := r.ID() // the start is not gated
+	mu.Lock()
+	waits = nil // ID may have waited for the start's commit
+	mu.Unlock()
 	returned := func(f func()) chan struct{} {
 		done := make(chan struct{})
 		go func() {
@@ -208,5 +219,13 @@ func TestRecorderDoesNotWait(t *testing.T) {
 	k.Close() // waits for the end's write
 	if g, _ := store.Get(ctx, id); g.Status != Finished || g.How != "disconnect" {
 		t.Errorf("after Close: %+v", g)
+	}
+	// The second move and the Settle after it each waited at least the
+	// 50ms the test held the write back; the first move and the end found
+	// nothing under way.
+	mu.Lock()
+	defer mu.Unlock()
+	if len(waits) != 2 || waits[0] < 50*time.Millisecond || waits[1] < 50*time.Millisecond {
+		t.Errorf("OnWait was told of %v; want two waits of 50ms or more", waits)
 	}
 }
