@@ -8,12 +8,12 @@
 // What a process killed outright (SIGKILL) loses is at most the move in
 // flight of each game, in this exact sense: a move's write starts when it
 // is played and runs while its answer is sent, without the answer waiting
-// for it; the game's next change, and the session's next command, wait
-// until that write has ended (Recorder.Settle) before they are answered.
-// So a game has at most one write under way, of its last change, and an
-// answer a session sends after the one to a move proves that move
-// committed. A client that saw its move answered and nothing after may
-// find the game archived without that move, never without an earlier one.
+// for it; the game's next change is written after it, and the session's
+// next command waits until both have ended (Recorder.Settle) before it is
+// answered. So a game has at most one write under way, and an answer a
+// session sends after the one to a move proves that move committed. A
+// client that saw its move answered and nothing after may find the game
+// archived without that move, never without an earlier one.
 // (A write that fails is given up after bounded tries, and then counted as
 // not archived, rather than waited for.)
 package archive

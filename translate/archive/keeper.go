@@ -236,10 +236,12 @@ type Players struct{ White, Black string }
 // Recorder keeps one game. Its methods are called from the one goroutine
 // that plays the game, each after the game has changed and before the
 // change is answered. Each starts the change's write and returns without
-// waiting for it, once the game's previous write has ended: a game has at
+// waiting for it, once the game's previous write has ended (Ended does not
+// wait even for that: its write follows the one under way): a game has at
 // most one write under way, and a process killed outright loses at most
-// that one change of each game. Settle waits for it, so that what a
-// session answers after a move proves the move kept.
+// that one change of each game (and, from the answer that ended a game,
+// its end). Settle waits for them, so that what a session answers after a
+// move proves the move kept.
 type Recorder struct {
 	k          *Keeper
 	end        *End // once ended
@@ -268,7 +270,7 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 	for i, text := range moves {
 		r.moves = append(r.moves, Move{Ply: i, Text: text, By: by, At: now})
 	}
-	r.write(nil)
+	r.write(nil, false)
 	return r
 }
 
@@ -289,14 +291,23 @@ func (r *Recorder) Settle() {
 }
 
 // write starts bringing the archive up to date in the background, with
-// the game's end when end is not nil; the caller has settled.
-func (r *Recorder) write(end *End) {
+// the game's end when ending; the caller has settled, or before waits on
+// the writing goroutine for the write under way to end (and then changes
+// the fields that goroutine owned).
+func (r *Recorder) write(before func(), ending bool) {
 	done := make(chan struct{})
 	r.writing = done
 	r.k.writing.Add(1)
 	go func() {
 		defer r.k.writing.Done()
 		defer close(done)
+		if before != nil {
+			before()
+		}
+		var end *End
+		if ending {
+			end = r.end
+		}
 		if r.flush(end) || end == nil {
 			return
 		}
@@ -326,7 +337,7 @@ func (r *Recorder) Played(text, by, gameString string) {
 	r.Settle()
 	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: time.Now()})
 	r.gameString, r.stale = gameString, true
-	r.write(nil)
+	r.write(nil, false)
 }
 
 // Undone records that the last n moves were taken back.
@@ -336,23 +347,29 @@ func (r *Recorder) Undone(n int, gameString string) {
 	r.moves = r.moves[:len(r.moves)-n]
 	r.archived = min(r.archived, len(r.moves))
 	r.gameString, r.stale = gameString, true
-	r.write(nil)
+	r.write(nil, false)
 }
 
 // Ended records how the game ended; the recorder takes nothing more. A
 // game the archive cannot take now is held in the keeper's backlog, or
-// reported lost when that is full.
+// reported lost when that is full. It does not wait for the game's write
+// under way (in the answer to a move that ends the game, that move's): the
+// end is written after it, in the background, and Settle waits for both.
 func (r *Recorder) Ended(end End, gameString string) {
 	if r.over {
 		return
 	}
-	r.Settle()
 	r.over = true
 	if end.At.IsZero() {
 		end.At = time.Now()
 	}
-	r.gameString, r.stale, r.end = gameString, true, &end
-	r.write(r.end)
+	under := r.writing
+	r.write(func() {
+		if under != nil {
+			<-under
+		}
+		r.gameString, r.stale, r.end = gameString, true, &end
+	}, true)
 }
 
 // lost reports what the archive lacks of an ended game the keeper gives

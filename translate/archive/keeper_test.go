@@ -214,15 +214,25 @@ func TestRecorderDoesNotWait(t *testing.T) {
 	if g, _ := store.Get(ctx, id); g.Plies != 2 {
 		t.Errorf("%d plies archived once settled, want 2", g.Plies)
 	}
+	// The end of a game does not wait for the move before it: the move
+	// that ends a game is answered with both writes under way.
+	r.Played("wQ -wS1", Viewer, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	select {
+	case <-returned(func() { r.Ended(End{How: "disconnect"}, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1") }):
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ended waited for the last move's write")
+	}
+	if g, _ := store.Get(ctx, id); g.Plies != 2 || g.Status != Playing {
+		t.Errorf("before the last move's write: %+v", g)
+	}
 	close(store.open)
-	r.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wS1;bS1 wS1-")
-	k.Close() // waits for the end's write
-	if g, _ := store.Get(ctx, id); g.Status != Finished || g.How != "disconnect" {
+	k.Close() // waits for the last move's write, then the end's
+	if g, _ := store.Get(ctx, id); g.Status != Finished || g.How != "disconnect" || g.Plies != 3 {
 		t.Errorf("after Close: %+v", g)
 	}
 	// The second move and the Settle after it each waited at least the
-	// 50ms the test held the write back; the first move and the end found
-	// nothing under way.
+	// 50ms the test held the write back; the first and third moves found
+	// nothing under way, and the end waited for nothing.
 	mu.Lock()
 	defer mu.Unlock()
 	if len(waits) != 2 || waits[0] < 50*time.Millisecond || waits[1] < 50*time.Millisecond {
