@@ -58,6 +58,17 @@ func moveTexts(g archive.Game) string {
 	return strings.Join(parts, ", ")
 }
 
+// kept sends the session one more command and reads its answer, which
+// proves every change the session recorded before it in the archive: a
+// session's next command waits for its game's writes, while the answer
+// that ended a game proves nothing of that end.
+func (s *tcpSession) kept(t *testing.T) {
+	t.Helper()
+	if got := s.do(t, "info"); len(got) == 0 || !strings.HasPrefix(got[0], "id ") {
+		t.Fatalf("info answered %q", got)
+	}
+}
+
 // TestServeArchivesSessions: a viewer's own game over WebSocket (one move
 // the backend's bestmove, one undone), a remote game against the backend
 // over TCP ended by a forfeit, and a session that starts games and plays
@@ -149,6 +160,7 @@ func TestServeArchivesPairedGameOnce(t *testing.T) {
 	fmt.Fprintln(white.conn, "play forfeit lunch")
 	white.answer(t)
 	black.answer(t)
+	white.kept(t) // White's session keeps the game
 	games := allGames(t, readArchive(t, db))
 	if len(games) != 1 {
 		t.Fatalf("%d games archived, want 1: %+v", len(games), games)
@@ -175,6 +187,7 @@ func TestServeArchiveHTTP(t *testing.T) {
 	tcp.do(t, "newgame remote Base")
 	reply := tcp.do(t, "play wS1")
 	tcp.do(t, "play forfeit")
+	tcp.kept(t)
 
 	get := func(path, token string) (int, string) {
 		t.Helper()
