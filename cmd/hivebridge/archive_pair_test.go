@@ -70,6 +70,7 @@ func TestTwoDaemonsPairViewers(t *testing.T) {
 		last = black.answer(t)[0]
 		white.answer(t) // white's play, answered with the forfeit
 	}
+	white.kept(t) // White's session keeps the game
 	games := allGames(t, readArchive(t, pg.URL))
 	if len(games) != 1 {
 		t.Fatalf("%d games archived, want 1", len(games))
@@ -108,6 +109,7 @@ func TestTwoDaemonsMoveDeadline(t *testing.T) {
 	if len(got) != 3 || got[1] != "Base;WhiteWins;Black[1];wS1" || !strings.Contains(got[2], "Black did not move within 500ms") {
 		t.Fatalf("white's play: %q", got)
 	}
+	white.kept(t) // White's session keeps the game
 	games := allGames(t, readArchive(t, pg.URL))
 	if len(games) != 1 || games[0].How != "timeout" || games[0].Result != "WhiteWins" {
 		t.Errorf("%+v, want one game won by White on time", games)

@@ -13,11 +13,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -421,6 +424,7 @@ func TestBrowser(t *testing.T) {
 		{"BareReports", testBareReports},
 		{"GameTypesPassUndoCopy", testGameTypesPassUndoCopy},
 		{"Archive", testArchive},
+		{"ArchiveFilters", testArchiveFilters},
 	} {
 		t.Run(bt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(browser, browserTestDeadline)
@@ -1418,4 +1422,197 @@ func testArchive(t *testing.T, browser context.Context) {
 	if shown := checkShows(t, v, v.LastGameString); shown.Hash() != g.Hash() {
 		t.Fatalf("after playing on the page shows %q", v.LastGameString)
 	}
+}
+
+// seededGame is a game written to the archive before the daemon starts.
+type seededGame struct {
+	id           int64
+	white, black string
+	gameType     string
+	result       string // "" for an interrupted game
+	status       archive.Status
+	started      time.Time
+}
+
+// seedArchive writes 25 games to a new SQLite archive and returns its path
+// and the games: a day apart from 1 January 2025 at 12:00 UTC, alpha or
+// beta against gamma, Base or Base+M, won by White or by Black, and every
+// seventh game from the fourth interrupted.
+func seedArchive(t *testing.T) (string, []seededGame) {
+	t.Helper()
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "games.db")
+	store, err := archive.Open(ctx, db, "match")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var seeded []seededGame
+	day0 := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 25 {
+		g := seededGame{white: "beta", black: "gamma", gameType: "Base", result: "BlackWins", status: archive.Finished, started: day0.AddDate(0, 0, i)}
+		if i%5 == 0 {
+			g.white = "alpha"
+		}
+		if i%3 == 0 {
+			g.gameType = "Base+M"
+		}
+		if i%2 == 0 {
+			g.result = "WhiteWins"
+		}
+		end := archive.End{Result: g.result, How: "state", At: g.started.Add(time.Hour)}
+		gameString := g.gameType + ";" + g.result + ";White[1]"
+		if i%7 == 3 {
+			g.result, g.status = "", archive.Interrupted
+			end = archive.End{How: "interrupted", Reason: "the daemon stopped", At: g.started.Add(time.Hour)}
+			gameString = g.gameType + ";NotStarted;White[1]"
+		}
+		g.id, err = store.Start(ctx, archive.Start{Source: "match", GameType: g.gameType, White: g.white, Black: g.black,
+			Started: g.started, GameString: gameString})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Update(ctx, g.id, archive.Change{White: g.white, Black: g.black, GameString: gameString, End: &end}); err != nil {
+			t.Fatal(err)
+		}
+		seeded = append(seeded, g)
+	}
+	return db, seeded
+}
+
+// testArchiveFilters: the Games dialog on an archive of 25 games written
+// before the daemon starts, in a browser whose time zone is Auckland's
+// (13 hours ahead of UTC in January, so every game starts on the next day
+// there). The dialog pages the games 20 at a time (Older, Newer); its
+// filters (player, typed and sent with Enter; type; result; status; a span
+// of local dates; several at once) list exactly the games that pass,
+// newest first, as worked out here from the games written; paging keeps
+// the filter applied, not what the fields say since; a filter nothing
+// passes, and an empty span of dates, say so; Clear lists them all again.
+// Every filter field is named, for a screen reader, by its label.
+func testArchiveFilters(t *testing.T, browser context.Context) {
+	db, seeded := seedArchive(t)
+	d := startDaemon(t, "--db", db)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Pacific/Auckland"}); err != nil {
+		t.Fatal(err)
+	}
+	auckland := time.FixedZone("NZDT", 13*3600) // New Zealand's summer time, in force all January
+
+	// want lists the ids of the games that pass, newest first.
+	want := func(pass func(seededGame) bool) []int64 {
+		ids := []int64{}
+		for i := len(seeded) - 1; i >= 0; i-- {
+			if pass(seeded[i]) {
+				ids = append(ids, seeded[i].id)
+			}
+		}
+		return ids
+	}
+	all := want(func(seededGame) bool { return true })
+	type listing struct {
+		IDs          []int64
+		Status, Page string
+		Newer, Older bool // enabled
+	}
+	const shownJS = `(() => ({ IDs: [...document.querySelectorAll('#games-table tbody tr')].map((r) => Number(r.dataset.id)),
+  Status: document.getElementById('games-status').textContent, Page: document.getElementById('games-page').textContent,
+  Newer: !document.getElementById('games-prev').disabled, Older: !document.getElementById('games-next').disabled }))()`
+	const loadJS = `Number(document.getElementById('games-table').dataset.load || 0)`
+	// expect does what act does and waits for the load it starts to be
+	// shown (not the one before, which may list the same games), then
+	// checks what the dialog lists.
+	expect := func(what string, act func(), wantShown listing) {
+		t.Helper()
+		var before int
+		p.eval(loadJS, &before)
+		act()
+		p.waitFor(fmt.Sprintf(`%s > %d && %s`, loadJS, before, gamesLoadedJS))
+		var l listing
+		p.eval(shownJS, &l)
+		if !slices.Equal(l.IDs, wantShown.IDs) || l.Status != wantShown.Status || l.Page != wantShown.Page || l.Newer != wantShown.Newer || l.Older != wantShown.Older {
+			t.Errorf("%s: the dialog shows %+v; want %+v", what, l, wantShown)
+		}
+	}
+	setField := func(id, value string) {
+		t.Helper()
+		p.eval(fmt.Sprintf(`(() => { const f = document.getElementById(%q); f.value = %q; return f.value; })()`, id, value), nil)
+	}
+	click := func(selector string) func() { return func() { p.click(selector) } }
+	apply := click("#games-apply")
+	allFirst := listing{all[:20], "25 games in the archive.", "Page 1 of 2", false, true}
+
+	expect("the first page", click("#games-open"), allFirst)
+	for selector, label := range map[string]string{"#games-player": "Player", "#games-type": "Type", "#games-result": "Result",
+		"#games-state": "Status", "#games-since": "Started from", "#games-until": "Started before"} {
+		if name := p.accessibleName(selector); name != label {
+			t.Errorf("a screen reader names %s %q, want %q", selector, name, label)
+		}
+	}
+	expect("the second page", click("#games-next"), listing{all[20:], "25 games in the archive.", "Page 2 of 2", true, false})
+	expect("back to the first page", click("#games-prev"), allFirst)
+
+	// The player by keyboard: typed into the field, sent with Enter.
+	alpha := func(g seededGame) bool { return g.white == "alpha" || g.black == "alpha" }
+	expect("player alpha", func() {
+		p.do(chromedp.Focus(chromedp.ID("games-player")), chromedp.KeyEvent("alpha"), chromedp.KeyEvent(kb.Enter))
+	}, listing{want(alpha), "5 games pass the filter.", "Page 1 of 1", false, false})
+	expect("alpha's Base+M games", func() { p.setSelect("games-type", "Base+M"); apply() },
+		listing{want(func(g seededGame) bool { return alpha(g) && g.gameType == "Base+M" }), "2 games pass the filter.", "Page 1 of 1", false, false})
+	p.screenshot(screenshotDir(t), "viewer-games-filtered.png")
+	expect("cleared", click("#games-clear"), allFirst)
+
+	// A span of dates in Auckland: from the 5th to the 10th there, which
+	// is from 11:00 UTC on the 4th to 11:00 UTC on the 10th.
+	from, before := time.Date(2025, 1, 5, 0, 0, 0, 0, auckland), time.Date(2025, 1, 11, 0, 0, 0, 0, auckland)
+	inSpan := func(g seededGame) bool { return !g.started.Before(from) && g.started.Before(before) }
+	expect("started from the 5th to the 10th", func() { setField("games-since", "2025-01-05"); setField("games-until", "2025-01-11"); apply() },
+		listing{want(inSpan), "6 games pass the filter.", "Page 1 of 1", false, false})
+	expect("Black's wins from the 5th to the 10th", func() { p.setSelect("games-result", "BlackWins"); apply() },
+		listing{want(func(g seededGame) bool { return inSpan(g) && g.result == "BlackWins" }), "2 games pass the filter.", "Page 1 of 1", false, false})
+	expect("none of them interrupted", func() { p.setSelect("games-state", "interrupted"); apply() },
+		listing{[]int64{}, "No game passes the filter.", "Page 1 of 1", false, false})
+	expect("cleared again", click("#games-clear"), allFirst)
+
+	// A filter of two pages: Older and Newer keep it, and not the player
+	// typed but not applied.
+	finished := listing{want(func(g seededGame) bool { return g.status == archive.Finished })[:20], "21 games pass the filter.", "Page 1 of 2", false, true}
+	expect("the finished games", func() { p.setSelect("games-state", "finished"); apply() }, finished)
+	setField("games-player", "alpha")
+	expect("the finished games' second page", click("#games-next"),
+		listing{want(func(g seededGame) bool { return g.status == archive.Finished })[20:], "21 games pass the filter.", "Page 2 of 2", true, false})
+	expect("and their first again", click("#games-prev"), finished)
+	expect("the interrupted games", func() { p.setSelect("games-state", "interrupted"); setField("games-player", ""); apply() },
+		listing{want(func(g seededGame) bool { return g.status == archive.Interrupted }), "4 games pass the filter.", "Page 1 of 1", false, false})
+
+	// An empty span is refused in words, and lists nothing new.
+	setField("games-since", "2025-01-11")
+	setField("games-until", "2025-01-05")
+	apply()
+	p.waitFor(`document.getElementById('games-status').textContent.includes('must be a later date')`)
+	expect("cleared at last", click("#games-clear"), allFirst)
+}
+
+// accessibleName is the name Chromium's accessibility tree gives the
+// element selector finds: what a screen reader says for it.
+func (p *page) accessibleName(selector string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	nodes, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS(selector), chromedp.NodeReady))
+	if err != nil || len(nodes) == 0 {
+		p.t.Fatalf("finding %s: %v", selector, err)
+	}
+	fetchRelatives := false
+	tree, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{BackendNodeID: nodes[0].BackendNodeID, FetchRelatives: &fetchRelatives})
+	if err != nil || len(tree.Nodes) == 0 || tree.Nodes[0].Name == nil {
+		p.t.Fatalf("the accessibility tree of %s: %v", selector, err)
+	}
+	var name string
+	if err := json.Unmarshal(tree.Nodes[0].Name.Value, &name); err != nil {
+		p.t.Fatalf("the accessible name of %s: %v", selector, err)
+	}
+	return name
 }

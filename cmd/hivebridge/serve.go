@@ -272,6 +272,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 			MaxFrame:    cfg.maxLine,
 			FrameLength: frameLength,
 			Log:         s.log.With().Str("protocol", "hivejson").Logger(),
+			Watch:       s.watchJSON,
 		})
 	}
 	if cfg.pairViewers {
@@ -459,7 +460,10 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 			s.metrics.commands.WithLabelValues(protocol, command).Inc()
 			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())
 		},
-		Record: s.recordHook(protocol),
+	}
+	if s.archive != nil {
+		games := &gameLog{s: s, source: protocol}
+		cfg.Record, cfg.BeforeCommand = games.event, games.settle
 	}
 	if s.pairing != nil {
 		cfg.Matchmaker = s.pairing.Match

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,11 +51,19 @@ func (s *server) openArchive(ctx context.Context) error {
 		Name: "hivebridge_archive_not_archived_total",
 		Help: "Games (never started in the archive) and moves that ended without being archived.",
 	}, []string{"what"})}
-	s.metrics.registry.MustRegister(a.lost)
+	// A session waits for the archive only when its game's last write has
+	// not ended by its next command or change: the waits, against
+	// hivebridge_commands_total, are what the archive adds to answers.
+	waits := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "hivebridge_archive_wait_seconds",
+		Help:    "Time a session waited for its game's last archive write, counted only when that write had not ended.",
+		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 15),
+	})
+	s.metrics.registry.MustRegister(a.lost, waits)
 	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.archiveBacklog, OnLost: func(games, moves int) {
 		a.lost.WithLabelValues("games").Add(float64(games))
 		a.lost.WithLabelValues("moves").Add(float64(moves))
-	}})
+	}, OnWait: func(d time.Duration) { waits.Observe(d.Seconds()) }})
 	a.lost.WithLabelValues("games")
 	a.lost.WithLabelValues("moves")
 	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -123,15 +132,19 @@ type gameLog struct {
 	source string
 	begun  *uhp.GameEvent    // the game in progress, not archived yet
 	rec    *archive.Recorder // the game in progress, archived
+	ended  *archive.Recorder // the game that ended last, its end maybe not written yet
 }
 
-// recordHook returns the Record hook of a UHP session, or nil without an
-// archive.
-func (s *server) recordHook(source string) func(uhp.GameEvent) {
-	if s.archive == nil {
-		return nil
+// settle waits until the game's last change is archived (or given up):
+// the session's next command is answered only then.
+func (g *gameLog) settle() {
+	if g.rec != nil {
+		g.rec.Settle()
 	}
-	return (&gameLog{s: s, source: source}).event
+	if g.ended != nil {
+		g.ended.Settle()
+		g.ended = nil
+	}
 }
 
 func (g *gameLog) name(player string) string {
@@ -151,6 +164,7 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 	case uhp.MovePlayed:
 		if g.rec == nil && g.begun != nil {
 			b := g.begun
+			g.begun = nil
 			players := archive.Players{White: g.name(b.White), Black: g.name(b.Black)}
 			if b.White == "" {
 				players.White = ""
@@ -158,8 +172,16 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 			if b.Black == "" {
 				players.Black = ""
 			}
-			g.rec = g.s.archive.keeper.Begin(g.source, uhp.FormatGameType(b.Game.Type), b.Game.String(), b.Game.Moves, archive.Viewer, players)
-			g.begun = nil
+			gameType, by := uhp.FormatGameType(b.Game.Type), g.name(ev.By)
+			if len(b.Game.Moves) == 0 || by == archive.Viewer {
+				// The game starts in the archive with this move, in one
+				// write: a Begin then a Played would make the move's
+				// answer wait for the start's commit (Played settles).
+				moves := append(slices.Clip(b.Game.Moves), ev.Move)
+				g.rec = g.s.archive.keeper.Begin(g.source, gameType, ev.Game.String(), moves, by, players)
+				return
+			}
+			g.rec = g.s.archive.keeper.Begin(g.source, gameType, b.Game.String(), b.Game.Moves, archive.Viewer, players)
 		}
 		if g.rec != nil {
 			g.rec.Played(ev.Move, g.name(ev.By), ev.Game.String())
@@ -186,7 +208,7 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 			end.How, end.Reason = "interrupted", "the server shut down"
 		}
 		g.rec.Ended(end, ev.Game.String())
-		g.rec = nil
+		g.rec, g.ended = nil, g.rec
 	}
 }
 

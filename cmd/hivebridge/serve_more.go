@@ -34,7 +34,7 @@ func (s *server) serveHub(raw net.Conn) {
 			settings = append(settings, st)
 		}
 	}
-	session := hub.NewSession(hub.Config{
+	cfg := hub.Config{
 		ID:            hub.ID{Name: name, Version: version},
 		Expansions:    s.expansions,
 		Searcher:      searcher,
@@ -43,7 +43,13 @@ func (s *server) serveHub(raw net.Conn) {
 		Fallback:      s.fallback,
 		MaxLine:       s.cfg.maxLine,
 		Log:           log,
-	})
+	}
+	if s.archive != nil {
+		games := s.positionLog("hub-tcp", hubGUI)
+		defer games.closed()
+		cfg.Games = hubGames{games}
+	}
+	session := hub.NewSession(cfg)
 	log.Info().Str("remote", raw.RemoteAddr().String()).Msg("session started")
 	err := session.Run(s.hardStop, ls.in, ls.conn)
 	if ls.conn.idled.Load() {

@@ -64,6 +64,23 @@ type ServerConfig struct {
 	// Log receives the diagnostics: connections, requests answered, and
 	// every frame refused or ignored.
 	Log zerolog.Logger
+	// Watch, if set, is called for each connection, and what it returns
+	// (if not nil) is told of the games played on it, so that a daemon
+	// can keep the games it serves.
+	Watch func() Watcher
+}
+
+// Watcher follows the games of one connection. Its methods run on the
+// connection's goroutine, and none may change the game it is given.
+type Watcher interface {
+	// Request is told of the game of each Choose Turn request whose
+	// game_state could be read, before it is answered.
+	Request(gameID string, g *core.Game)
+	// Answered is told of the move of each turn answered, in the
+	// request's game, before the reply is sent.
+	Answered(gameID string, g *core.Game, m core.Move)
+	// Closed is told that the connection has ended.
+	Closed()
 }
 
 // The defaults of ServerConfig.
@@ -206,6 +223,12 @@ func (s *Server) ServeConn(ctx context.Context, conn net.Conn) error {
 	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })
 	defer stop()
 	c.log.Info().Msg("controller connected")
+	if s.cfg.Watch != nil {
+		c.games = s.cfg.Watch()
+	}
+	if c.games != nil {
+		defer c.games.Closed()
+	}
 	err := c.run(ctx)
 	c.log.Info().AnErr("end", err).Msg("controller disconnected")
 	return err
@@ -218,6 +241,8 @@ type serverConn struct {
 	dec  *Decoder
 	out  []byte
 	log  zerolog.Logger
+	// games, if not nil, is told of the games played (ServerConfig.Watch).
+	games Watcher
 }
 
 func (c *serverConn) run(ctx context.Context) error {
@@ -324,6 +349,15 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	if err != nil {
 		return refuse(err)
 	}
+	reply := func(chosen Choice) ChooseTurnResponse {
+		if c.games != nil {
+			c.games.Answered(req.GameID, g, chosen.Move)
+		}
+		return req.Reply(chosen.Turn)
+	}
+	if c.games != nil {
+		c.games.Request(req.GameID, g)
+	}
 	choices, err := Offered(req.GameState.PossibleTurns, g)
 	if err != nil {
 		return refuse(err)
@@ -337,7 +371,7 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	if onlyMove(choices) {
 		turn, _ := TurnFor(choices, choices[0].Move)
 		log.Debug().Str("turn", turnString(turn)).Msg("only one move offered; answered without a search")
-		return req.Reply(turn)
+		return reply(Choice{Turn: turn, Move: choices[0].Move})
 	}
 	think, answerBy := c.s.budget(req, received)
 	sctx, cancel := context.WithDeadline(ctx, answerBy)
@@ -345,7 +379,7 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	m, err := c.s.cfg.Searcher.BestMove(sctx, g, engine.Limit{Time: think}, func(p engine.Progress) { last = p })
 	timedOut := sctx.Err() != nil
 	cancel()
-	var turn Turn
+	chosen := Choice{Move: m}
 	ok := false
 	switch {
 	case err != nil && !timedOut:
@@ -353,7 +387,7 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	case err != nil:
 		log.Warn().Err(err).Dur("think", think).Msg("the search gave no move in time; answering with an offered turn")
 	default:
-		if turn, ok = TurnFor(choices, m); !ok {
+		if chosen.Turn, ok = TurnFor(choices, m); !ok {
 			described, _ := TurnOf(m, g)
 			log.Warn().Str("move", turnString(described)).Msg("the searcher's move was not offered; answering with an offered turn")
 		}
@@ -365,10 +399,10 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 			Uint64("nodes", last.Nodes).Dur("elapsed", last.Elapsed).Msg("search of the chosen turn")
 	}
 	if !ok {
-		turn = fallback(choices)
+		chosen = fallback(choices)
 	}
-	log.Info().Str("turn", turnString(turn)).Dur("took", time.Since(received)).Msg("Choose Turn answered")
-	return req.Reply(turn)
+	log.Info().Str("turn", turnString(chosen.Turn)).Dur("took", time.Since(received)).Msg("Choose Turn answered")
+	return reply(chosen)
 }
 
 // onlyMove reports whether every choice makes the same move, so that there
@@ -386,13 +420,13 @@ func onlyMove(choices []Choice) bool {
 // first offered choice that is not a Special Ability, which the original
 // controller "rejects ... even when it offered it" (wire doc), else the
 // first.
-func fallback(choices []Choice) Turn {
+func fallback(choices []Choice) Choice {
 	for _, c := range choices {
 		if c.Turn.TurnType != TurnSpecialAbility {
-			return c.Turn
+			return c
 		}
 	}
-	return choices[0].Turn
+	return choices[0]
 }
 
 // budget returns how long to think about a request received at received,

@@ -58,9 +58,26 @@ type Config struct {
 	StopGrace time.Duration
 	// MaxLine bounds the length of a command line; zero means 1 MiB.
 	MaxLine int
+	// Games, if set, is told of the positions the GUI sets and the moves
+	// the session answers, so that a daemon can keep the games it serves.
+	Games GameWatcher
 	// Log receives the session's diagnostics, never protocol lines; the
 	// zero value discards them.
 	Log zerolog.Logger
+}
+
+// GameWatcher follows the games of a session. Its methods run on the
+// session's goroutine, and none may change the game it is given.
+type GameWatcher interface {
+	// Position is told of each position the GUI sets (pos) and the
+	// session takes.
+	Position(g *core.Game)
+	// NewGame is told of each new-game.
+	NewGame()
+	// Answered is told of the move each search answers as the engine's
+	// play (go think, or go ponder after ponder-hit; not go analyze), in
+	// the position searched, before its done is written.
+	Answered(g *core.Game, m core.Move)
 }
 
 // The default bounds of the session.
@@ -104,6 +121,7 @@ type search struct {
 	level     Level
 	start     time.Time
 	pondering bool      // go ponder before ponder-hit: its clock is not running
+	analyzing bool      // go analyze: its move is not the engine's play
 	stopping  bool      // stopped; waiting up to StopGrace for an interruptible searcher's answer
 	best      core.Move // the last legal move reported, core.NoMove for none
 	cancel    context.CancelFunc
@@ -369,6 +387,9 @@ func (s *Session) do(m Message) {
 		// "new-game clears hash tables": the next search does it, on its
 		// own goroutine, since a backend may take a while.
 		s.game, s.forget = nil, true
+		if s.cfg.Games != nil {
+			s.cfg.Games.NewGame()
+		}
 	case Pos:
 		if err := s.pos(m); err != nil {
 			s.fail(err)
@@ -441,6 +462,9 @@ func (s *Session) pos(p Pos) error {
 		return fmt.Errorf("pos: this engine does not play %s games", uhp.FormatGameType(g.Type()))
 	}
 	s.game, s.level = g, Level{Infinite: true}
+	if s.cfg.Games != nil {
+		s.cfg.Games.Position(g)
+	}
 	return nil
 }
 
@@ -468,7 +492,7 @@ func (s *Session) start(mode GoMode) {
 		return
 	}
 	s.searches++
-	sr := &search{id: s.searches, pos: pos.Clone(), level: s.level, start: time.Now(), pondering: mode == Ponder, best: core.NoMove}
+	sr := &search{id: s.searches, pos: pos.Clone(), level: s.level, start: time.Now(), pondering: mode == Ponder, analyzing: mode == Analyze, best: core.NoMove}
 	if s.quitting {
 		// A go that was waiting for the search that quit stopped: the
 		// session is ending, so it gets its done at once, without
@@ -669,6 +693,9 @@ func (s *Session) finish(m core.Move, err error) {
 		m = s.bestKnown(sr)
 	}
 	s.cfg.Log.Debug().Int("search", sr.id).Dur("took", time.Since(sr.start)).Msg("search answered")
+	if s.cfg.Games != nil && !sr.pondering && !sr.analyzing {
+		s.cfg.Games.Answered(sr.pos, m)
+	}
 	s.write(NewDone(sr.pos, m, core.NoMove))
 }
 

@@ -421,13 +421,16 @@ func TestSessionUninterruptibleStop(t *testing.T) {
 	}
 
 	// A move-time search that has reported nothing: the fallback answers.
+	// The search runs on its own goroutine: stop is sent once it has
+	// begun (the searcher has seen one more search than the analysis's,
+	// one a depth), so that what is checked is that stop does not wait
+	// for it.
+	before := len(rec.seen())
 	s.send("pos variant=Base+MLP", "level move-time=60", "go think")
 	s.send("ping")
 	s.expect("pong")
-	// The search runs on its own goroutine: stop is sent once it has
-	// begun, so that what is checked is that stop does not wait for it.
 	started := time.Now().Add(2 * time.Second)
-	for len(rec.seen()) < 2 && time.Now().Before(started) {
+	for len(rec.seen()) <= before && time.Now().Before(started) {
 		time.Sleep(time.Millisecond)
 	}
 	s.send("stop")

@@ -61,6 +61,12 @@ type Config struct {
 	// Record, if set, is told of every change to the session's game
 	// (see GameEvent), to keep it.
 	Record func(GameEvent)
+	// BeforeCommand, if set, runs on the session's goroutine before each
+	// command is handled: a keeper of the game waits there until the
+	// change it was told of last is kept, so that any answer after a
+	// move's proves the move kept, while the move's own answer does not
+	// wait.
+	BeforeCommand func()
 }
 
 // Engine answers a viewer in UHP: one command per line, each answer ending
@@ -203,6 +209,9 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 		return true
 	}
 	start := time.Now()
+	if e.cfg.BeforeCommand != nil {
+		e.cfg.BeforeCommand()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	e.mu.Lock()
 	e.stop = cancel

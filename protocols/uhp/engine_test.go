@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +142,28 @@ func TestRemoteOpponentFails(t *testing.T) {
 		"Base;BlackWins;White[1]\nerr The remote player could not move and forfeits: engine crashed\nok\n"
 	if out.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// TestBeforeCommand: the hook runs before each command is handled, so
+// that a keeper of the game can wait there for the change it was told of
+// last: every change is told after the hook of its own command.
+func TestBeforeCommand(t *testing.T) {
+	var (
+		before int
+		seen   []string // each change, with the hooks run before it
+	)
+	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: firstMove{},
+		BeforeCommand: func() { before++ },
+		Record: func(ev uhp.GameEvent) {
+			seen = append(seen, fmt.Sprintf("%d:%s", before, ev.Move))
+		}})
+	ctx := context.Background()
+	var out bytes.Buffer
+	for _, line := range []string{"info", "newgame Base", "validmoves", "play wA1", "", "play bA1 wA1-"} {
+		e.Handle(ctx, line, &out)
+	}
+	if got, want := strings.Join(seen, " "), "2: 4:wA1 5:bA1 wA1-"; got != want {
+		t.Errorf("changes after hooks %q, want %q (a blank line is no command)", got, want)
 	}
 }

@@ -2,8 +2,20 @@
 // referee plays: who played each side, each move and when it was played,
 // and how the game ended. It is a store (SQLite by default, PostgreSQL for
 // several daemons that share one archive) and a keeper that writes each
-// move as it is played, so that a process killed outright loses at most the
-// move in flight, and a database lost while games go on never stops them.
+// move as it is played, and a database lost while games go on never stops
+// them.
+//
+// What a process killed outright (SIGKILL) loses is at most the move in
+// flight of each game, in this exact sense: a move's write starts when it
+// is played and runs while its answer is sent, without the answer waiting
+// for it; the game's next change is written after it, and the session's
+// next command waits until both have ended (Recorder.Settle) before it is
+// answered. So a game has at most one write under way, and an answer a
+// session sends after the one to a move proves that move committed. A
+// client that saw its move answered and nothing after may find the game
+// archived without that move, never without an earlier one.
+// (A write that fails is given up after bounded tries, and then counted as
+// not archived, rather than waited for.)
 package archive
 
 import (
@@ -132,8 +144,6 @@ type Store interface {
 	Get(ctx context.Context, id int64) (Game, error)
 	// Outcomes returns every finished game with a result.
 	Outcomes(ctx context.Context) ([]Outcome, error)
-	// Ping checks that the database answers.
-	Ping(ctx context.Context) error
 	// Heartbeat marks this process alive again if the database forgot it
 	// (a PostgreSQL server restarted): a writer calls it now and then.
 	Heartbeat(ctx context.Context) error

@@ -31,6 +31,9 @@ type KeeperConfig struct {
 	// OnLost is told of games (never started in the archive) and moves a
 	// game ended without archiving.
 	OnLost func(games, moves int)
+	// OnWait is told how long a session waited in Settle for a write that
+	// had not ended yet: what the archive adds to a session's answers.
+	OnWait func(time.Duration)
 }
 
 func (c KeeperConfig) withDefaults() KeeperConfig {
@@ -52,10 +55,17 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 	if c.OnLost == nil {
 		c.OnLost = func(int, int) {}
 	}
+	if c.OnWait == nil {
+		c.OnWait = func(time.Duration) {}
+	}
 	return c
 }
 
 // Keeper writes the games of a process to a store as they are played. A
+// change to a game is written in the background, so that nobody waits for
+// the database to be told of a move; the game's next change, and the
+// session's next command (Recorder.Settle), wait for that write to end,
+// so that each game has at most one write under way: its last change. A
 // write that fails is tried again a bounded number of times, then left for
 // the game's next write to catch up; a game that ends while the database
 // is down is held and written once it is back. What the keeper gives up on
@@ -66,11 +76,12 @@ type Keeper struct {
 
 	mu        sync.Mutex
 	downUntil time.Time   // no writes are tried before then
-	lastErr   error       // the last failure, while down
+	lastErr   error       // the last failure, until a write succeeds
 	backlog   []*Recorder // ended games the archive lacks
 
-	stop chan struct{} // closed by Close
-	done chan struct{} // closed when the retrying goroutine ends
+	writing sync.WaitGroup // the recorders' writes under way
+	stop    chan struct{}  // closed by Close
+	done    chan struct{}  // closed when the retrying goroutine ends
 }
 
 // NewKeeper returns a keeper writing to store; Close it before the store.
@@ -129,9 +140,11 @@ func (k *Keeper) Pending() int {
 	return len(k.backlog)
 }
 
-// Close tries the backlog once more and reports what it still lacks as
-// lost. The recorders of games in progress must have ended first.
+// Close waits for the writes under way, tries the backlog once more and
+// reports what it still lacks as lost. The recorders of games in progress
+// must have ended first.
 func (k *Keeper) Close() {
+	k.writing.Wait()
 	close(k.stop)
 	<-k.done
 	k.mu.Lock()
@@ -177,8 +190,9 @@ func (k *Keeper) succeeded() {
 	}
 }
 
-// Health returns nil when the archive is taking writes, or why not. While
-// the last write failed, it asks the database whether it is back.
+// Health returns nil when the archive is taking writes, or why not: from
+// a write that failed until one succeeds. A database that answers a ping
+// may still refuse writes (its disk full), so only a write clears it.
 func (k *Keeper) Health(ctx context.Context) error {
 	k.mu.Lock()
 	err := k.lastErr
@@ -186,13 +200,7 @@ func (k *Keeper) Health(ctx context.Context) error {
 	if err == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, k.cfg.Timeout)
-	defer cancel()
-	if perr := k.store.Ping(ctx); perr != nil {
-		return fmt.Errorf("archive %s: %v", k.store.Name(), perr)
-	}
-	k.succeeded()
-	return nil
+	return fmt.Errorf("archive %s: %v", k.store.Name(), err)
 }
 
 // try runs write up to the bound, and reports whether it succeeded.
@@ -227,7 +235,13 @@ type Players struct{ White, Black string }
 
 // Recorder keeps one game. Its methods are called from the one goroutine
 // that plays the game, each after the game has changed and before the
-// change is answered, so that what a client was told is in the archive.
+// change is answered. Each starts the change's write and returns without
+// waiting for it, once the game's previous write has ended (Ended does not
+// wait even for that: its write follows the one under way): a game has at
+// most one write under way, and a process killed outright loses at most
+// that one change of each game (and, from the answer that ended a game,
+// its end). Settle waits for them, so that what a session answers after a
+// move proves the move kept.
 type Recorder struct {
 	k          *Keeper
 	end        *End // once ended
@@ -239,6 +253,10 @@ type Recorder struct {
 	gameString string
 	stale      bool // the game's row differs from the archive's
 	over       bool
+	// writing is closed when the game's write under way ends (committed,
+	// or given up); nil when none is. The writing goroutine owns the
+	// fields above until then.
+	writing chan struct{}
 }
 
 // Begin starts keeping a game: its source, its type, the GameString it
@@ -252,32 +270,91 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 	for i, text := range moves {
 		r.moves = append(r.moves, Move{Ply: i, Text: text, By: by, At: now})
 	}
-	r.flush(nil)
+	r.write(nil, false)
 	return r
 }
 
-// ID returns the game's id in the archive, 0 while it has none.
-func (r *Recorder) ID() int64 { return r.id }
+// Settle waits until the game's last change is in the archive, or its
+// write has been given up (bounded by the keeper's tries).
+func (r *Recorder) Settle() {
+	if r.writing == nil {
+		return
+	}
+	select {
+	case <-r.writing:
+	default:
+		start := time.Now()
+		<-r.writing
+		r.k.cfg.OnWait(time.Since(start))
+	}
+	r.writing = nil
+}
+
+// write starts bringing the archive up to date in the background, with
+// the game's end when ending; the caller has settled, or before waits on
+// the writing goroutine for the write under way to end (and then changes
+// the fields that goroutine owned).
+func (r *Recorder) write(before func(), ending bool) {
+	done := make(chan struct{})
+	r.writing = done
+	r.k.writing.Add(1)
+	go func() {
+		defer r.k.writing.Done()
+		defer close(done)
+		if before != nil {
+			before()
+		}
+		var end *End
+		if ending {
+			end = r.end
+		}
+		if r.flush(end) || end == nil {
+			return
+		}
+		// An ended game the archive cannot take now is held in the
+		// keeper's backlog, or reported lost when that is full.
+		r.k.mu.Lock()
+		held := len(r.k.backlog) < r.k.cfg.Backlog
+		if held {
+			r.k.backlog = append(r.k.backlog, r)
+		}
+		r.k.mu.Unlock()
+		if !held {
+			r.lost()
+		}
+	}()
+}
+
+// ID returns the game's id in the archive, 0 while it has none; it
+// settles first.
+func (r *Recorder) ID() int64 {
+	r.Settle()
+	return r.id
+}
 
 // Played records a move and the GameString after it.
 func (r *Recorder) Played(text, by, gameString string) {
+	r.Settle()
 	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: time.Now()})
 	r.gameString, r.stale = gameString, true
-	r.flush(nil)
+	r.write(nil, false)
 }
 
 // Undone records that the last n moves were taken back.
 func (r *Recorder) Undone(n int, gameString string) {
+	r.Settle()
 	n = min(n, len(r.moves))
 	r.moves = r.moves[:len(r.moves)-n]
 	r.archived = min(r.archived, len(r.moves))
 	r.gameString, r.stale = gameString, true
-	r.flush(nil)
+	r.write(nil, false)
 }
 
 // Ended records how the game ended; the recorder takes nothing more. A
 // game the archive cannot take now is held in the keeper's backlog, or
-// reported lost when that is full.
+// reported lost when that is full. It does not wait for the game's write
+// under way (in the answer to a move that ends the game, that move's): the
+// end is written after it, in the background, and Settle waits for both.
 func (r *Recorder) Ended(end End, gameString string) {
 	if r.over {
 		return
@@ -286,19 +363,13 @@ func (r *Recorder) Ended(end End, gameString string) {
 	if end.At.IsZero() {
 		end.At = time.Now()
 	}
-	r.gameString, r.stale, r.end = gameString, true, &end
-	if r.flush(r.end) {
-		return
-	}
-	r.k.mu.Lock()
-	held := len(r.k.backlog) < r.k.cfg.Backlog
-	if held {
-		r.k.backlog = append(r.k.backlog, r)
-	}
-	r.k.mu.Unlock()
-	if !held {
-		r.lost()
-	}
+	under := r.writing
+	r.write(func() {
+		if under != nil {
+			<-under
+		}
+		r.gameString, r.stale, r.end = gameString, true, &end
+	}, true)
 }
 
 // lost reports what the archive lacks of an ended game the keeper gives

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,13 +32,6 @@ func (f *flaky) Update(ctx context.Context, id int64, c Change) error {
 	return f.Store.Update(ctx, id, c)
 }
 
-func (f *flaky) Ping(ctx context.Context) error {
-	if f.down.Load() {
-		return errDown
-	}
-	return f.Store.Ping(ctx)
-}
-
 func TestKeeper(t *testing.T) {
 	store := &flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
 	var lostGames, lostMoves atomic.Int64
@@ -51,6 +45,7 @@ func TestKeeper(t *testing.T) {
 	r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, "", Players{})
 	r.Played("wS1", "native", "Base;InProgress;Black[1];wS1")
 	r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-")
+	r.Settle()
 	// The database goes: the session plays on, the keeper says so.
 	store.down.Store(true)
 	r.Played("wQ -wS1", "native", "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
@@ -90,9 +85,11 @@ func TestKeeper(t *testing.T) {
 	// A game that ends while the database is down is held, and written
 	// once it is back.
 	held := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
+	held.Settle()
 	store.down.Store(true)
 	held.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
 	held.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
+	held.Settle()
 	if k.Pending() != 1 {
 		t.Errorf("%d games pending, want 1", k.Pending())
 	}
@@ -108,12 +105,15 @@ func TestKeeper(t *testing.T) {
 	// archived stay, the rest are reported.
 	kept := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
 	kept.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	kept.Settle()
 	store.down.Store(true)
 	kept.Played("bA1 wA1-", "native", "Base;InProgress;White[2];wA1;bA1 wA1-")
 	kept.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wA1;bA1 wA1-")
 	never := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
 	never.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
 	never.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
+	kept.Settle()
+	never.Settle()
 	if lostGames.Load() != 0 || lostMoves.Load() != 0 {
 		t.Errorf("lost %d games, %d moves before the keeper gave up", lostGames.Load(), lostMoves.Load())
 	}
@@ -143,5 +143,99 @@ func TestKeeperStartOnce(t *testing.T) {
 	g, _ := s.Get(ctx, id1)
 	if _, total, _ := s.List(ctx, Filter{Page: 1, PerPage: 10}); id1 != id2 || total != 1 || g.Plies != 2 || len(g.Moves) != 2 || g.GameString != st.GameString {
 		t.Errorf("ids %d and %d, %d games, %+v", id1, id2, total, g)
+	}
+}
+
+// gated is a store whose updates wait for a value on open.
+type gated struct {
+	Store
+	open chan struct{}
+}
+
+func (g *gated) Update(ctx context.Context, id int64, c Change) error {
+	<-g.open
+	return g.Store.Update(ctx, id, c)
+}
+
+// TestRecorderDoesNotWait: a move is recorded without waiting for its
+// write, the game's next move and Settle wait for it, and a game has one
+// write under way at most. OnWait is told of each wait for a write under
+// way, and of nothing else.
+func TestRecorderDoesNotWait(t *testing.T) {
+	store := &gated{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve"), open: make(chan struct{})}
+	var mu sync.Mutex
+	var waits []time.Duration
+	k := NewKeeper(store, KeeperConfig{Timeout: time.Minute, OnWait: func(d time.Duration) {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+	}})
+	ctx := context.Background()
+	r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, "", Players{})
+	id := r.ID() // the start is not gated
+	mu.Lock()
+	waits = nil // ID may have waited for the start's commit
+	mu.Unlock()
+	returned := func(f func()) chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			f()
+			close(done)
+		}()
+		return done
+	}
+	select {
+	case <-returned(func() { r.Played("wS1", Viewer, "Base;InProgress;Black[1];wS1") }):
+	case <-time.After(10 * time.Second):
+		t.Fatal("Played waited for its write")
+	}
+	second := returned(func() { r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-") })
+	select {
+	case <-second:
+		t.Fatal("the next move was recorded before the previous one's write ended")
+	case <-time.After(50 * time.Millisecond):
+	}
+	if g, _ := store.Get(ctx, id); g.Plies != 0 {
+		t.Errorf("%d plies archived while the write waits, want 0", g.Plies)
+	}
+	store.open <- struct{}{} // the first move's write
+	<-second
+	if g, _ := store.Get(ctx, id); g.Plies != 1 {
+		t.Errorf("%d plies archived once the next move is recorded, want 1", g.Plies)
+	}
+	settled := returned(r.Settle)
+	select {
+	case <-settled:
+		t.Fatal("Settle returned while the last move's write waits")
+	case <-time.After(50 * time.Millisecond):
+	}
+	store.open <- struct{}{}
+	<-settled
+	if g, _ := store.Get(ctx, id); g.Plies != 2 {
+		t.Errorf("%d plies archived once settled, want 2", g.Plies)
+	}
+	// The end of a game does not wait for the move before it: the move
+	// that ends a game is answered with both writes under way.
+	r.Played("wQ -wS1", Viewer, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	select {
+	case <-returned(func() { r.Ended(End{How: "disconnect"}, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1") }):
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ended waited for the last move's write")
+	}
+	if g, _ := store.Get(ctx, id); g.Plies != 2 || g.Status != Playing {
+		t.Errorf("before the last move's write: %+v", g)
+	}
+	close(store.open)
+	k.Close() // waits for the last move's write, then the end's
+	if g, _ := store.Get(ctx, id); g.Status != Finished || g.How != "disconnect" || g.Plies != 3 {
+		t.Errorf("after Close: %+v", g)
+	}
+	// The second move and the Settle after it each waited at least the
+	// 50ms the test held the write back; the first and third moves found
+	// nothing under way, and the end waited for nothing.
+	mu.Lock()
+	defer mu.Unlock()
+	if len(waits) != 2 || waits[0] < 50*time.Millisecond || waits[1] < 50*time.Millisecond {
+		t.Errorf("OnWait was told of %v; want two waits of 50ms or more", waits)
 	}
 }

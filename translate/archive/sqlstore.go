@@ -131,7 +131,12 @@ func (s *sqlStore) commit(batch []*writeOp) {
 				break
 			}
 			if errs[i] = op.run(ctx, tx); errs[i] != nil {
-				_, err = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT w")
+				if _, err = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT w"); err != nil {
+					// The database rolled the whole transaction back
+					// (SQLite does on a full disk): every write in it
+					// failed of the same cause.
+					err = errs[i]
+				}
 			} else {
 				_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT w")
 			}
@@ -423,8 +428,6 @@ func (s *sqlStore) Outcomes(ctx context.Context) ([]Outcome, error) {
 	}
 	return out, rows.Err()
 }
-
-func (s *sqlStore) Ping(ctx context.Context) error { return s.write.PingContext(ctx) }
 
 func (s *sqlStore) Heartbeat(ctx context.Context) error {
 	if s.heartbeat == nil {

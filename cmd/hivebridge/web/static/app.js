@@ -35,7 +35,7 @@ const state = {
   message: '',
   focusAfter: null, // the piece to focus once drawn, after a move by keyboard
   replay: null, // an archived game shown move by move: { game, parsed, moves, ply, board }
-  games: { page: 1, total: 0 }, // the Games dialog's page of the archive
+  games: { page: 1, total: 0, filter: '' }, // the Games dialog's page of the archive, and the filter it shows
   gamesLoads: 0, // counts the Games dialog's loads: only the newest is shown
 };
 
@@ -792,6 +792,43 @@ async function openGames() {
   await loadGames(state.games.page);
 }
 
+// localMidnight is the start of a date (2006-01-02) in the browser's time
+// zone, as an RFC 3339 time: the dates a person types are those the
+// Started column shows, which are local.
+function localMidnight(date) {
+  return new Date(`${date}T00:00`).toISOString();
+}
+
+// readGamesFilter reads the Games dialog's filter as GET /games takes it:
+// the fields that are set, each under its parameter's name, the dates as
+// the local midnights they begin with. It throws an Error in words when the
+// dates make an empty span.
+function readGamesFilter() {
+  const q = new URLSearchParams();
+  for (const [name, value] of new FormData($('games-filter'))) {
+    const v = String(value).trim();
+    if (!v) continue;
+    q.set(name, name === 'since' || name === 'until' ? localMidnight(v) : v);
+  }
+  const since = $('games-since').value, until = $('games-until').value;
+  if (since && until && until <= since) throw new Error(`"Started before" (${until}) must be a later date than "Started from" (${since}).`);
+  return q.toString();
+}
+
+// applyGamesFilter lists the first page of the games that pass the filter
+// as the dialog's fields now say it.
+function applyGamesFilter() {
+  let filter;
+  try {
+    filter = readGamesFilter();
+  } catch (e) {
+    $('games-status').textContent = e.message;
+    return;
+  }
+  state.games.filter = filter;
+  loadGames(1);
+}
+
 // loadGames fills the Games table with one page of the archive. While the
 // page loads the table says it is busy (aria-busy), so neither a screen
 // reader nor a test reads rows about to be replaced; a load overtaken by a
@@ -800,23 +837,32 @@ async function loadGames(page) {
   const table = $('games-table');
   const body = table.tBodies[0];
   const load = ++state.gamesLoads;
+  const filter = state.games.filter;
   table.setAttribute('aria-busy', 'true');
   $('games-status').textContent = 'Loading the games…';
   let answer;
   try {
-    answer = await archiveGet(`games?page=${page}&per_page=${GAMES_PER_PAGE}`);
+    const q = new URLSearchParams(filter);
+    q.set('page', String(page));
+    q.set('per_page', String(GAMES_PER_PAGE));
+    answer = await archiveGet(`games?${q}`);
   } catch (e) {
     if (load !== state.gamesLoads) return;
     if (page > 1 && /past the end/.test(e.message)) return loadGames(1);
     $('games-status').textContent = e.message;
+    $('games-page').textContent = '';
+    $('games-prev').disabled = $('games-next').disabled = true;
     body.replaceChildren();
-    table.setAttribute('aria-busy', 'false');
+    finishGamesLoad(table, load);
     return;
   }
   if (load !== state.gamesLoads) return;
-  state.games = { page, total: answer.total };
+  state.games = { page, total: answer.total, filter };
   const pages = Math.max(1, Math.ceil(answer.total / GAMES_PER_PAGE));
-  $('games-status').textContent = answer.total ? `${answer.total} game${answer.total === 1 ? '' : 's'} in the archive.` : 'The archive holds no game yet.';
+  const count = `${answer.total} game${answer.total === 1 ? '' : 's'}`;
+  $('games-status').textContent = filter
+    ? (answer.total ? `${count} pass the filter.` : 'No game passes the filter.')
+    : (answer.total ? `${count} in the archive.` : 'The archive holds no game yet.');
   $('games-page').textContent = `Page ${page} of ${pages}`;
   $('games-prev').disabled = page <= 1;
   $('games-next').disabled = page >= pages;
@@ -854,6 +900,14 @@ async function loadGames(page) {
     tr.append(actions);
     body.append(tr);
   }
+  finishGamesLoad(table, load);
+}
+
+// finishGamesLoad marks the Games table no longer busy, and numbers the
+// load it shows (data-load), so that whoever waits for a load to be shown
+// can tell it from the one before, even when both show the same rows.
+function finishGamesLoad(table, load) {
+  table.dataset.load = String(load);
   table.setAttribute('aria-busy', 'false');
 }
 
@@ -1010,6 +1064,17 @@ function setupArchive() {
   $('games-refresh').addEventListener('click', () => loadGames(state.games.page));
   $('games-prev').addEventListener('click', () => loadGames(state.games.page - 1));
   $('games-next').addEventListener('click', () => loadGames(state.games.page + 1));
+  for (const t of GAME_TYPES) $('games-type').append(new Option(t, t));
+  // A new filter shows its first page; so does clearing it. Newer, Older
+  // and Refresh keep the filter last applied, whatever the fields say now.
+  $('games-filter').addEventListener('submit', (e) => {
+    e.preventDefault();
+    applyGamesFilter();
+  });
+  $('games-clear').addEventListener('click', () => {
+    $('games-filter').reset();
+    applyGamesFilter();
+  });
   $('replay-start').addEventListener('click', () => replayTo(0));
   $('replay-back').addEventListener('click', () => replayTo(state.replay.ply - 1));
   $('replay-forward').addEventListener('click', () => replayTo(state.replay.ply + 1));
