@@ -167,17 +167,27 @@ func terminal(g *core.Game, ply int) (int, bool) {
 // Queen has five neighbours, keeps the horizon from hiding the commonest
 // tactic of Hive.
 func (w *worker) leaf(ply int) int {
+	if score, known := w.horizonResult(ply); known {
+		return score
+	}
+	return w.evaluate()
+}
+
+// horizonResult counts a horizon node (leaf or quiescence) and scores it
+// when its result is known without the evaluation: the game is over, or
+// the side to move closes the last cell around the enemy Queen now.
+func (w *worker) horizonResult(ply int) (int, bool) {
 	w.nodes++
 	w.selDepth = max(w.selDepth, ply)
 	g := w.g
 	if score, over := terminal(g, ply); over {
-		return score
+		return score, true
 	}
 	if enemyQueenHasOneLiberty(g) && winsNow(g, &w.list) {
 		w.selDepth = max(w.selDepth, ply+1)
-		return MateScore - ply - 1
+		return MateScore - ply - 1, true
 	}
-	return w.evaluate()
+	return 0, false
 }
 
 // quiesce scores a position at the search horizon by looking a few plies
@@ -187,16 +197,10 @@ func (w *worker) leaf(ply int) int {
 // qMinPressure neighbours (before that, one more attacker is a plan, not a
 // tactic). qdepth bounds how many more attacks are looked at.
 func (w *worker) quiesce(ply, alpha, beta, qdepth int) int {
-	w.nodes++
-	w.selDepth = max(w.selDepth, ply)
-	g := w.g
-	if score, over := terminal(g, ply); over {
+	if score, known := w.horizonResult(ply); known {
 		return score
 	}
-	if enemyQueenHasOneLiberty(g) && winsNow(g, &w.list) {
-		w.selDepth = max(w.selDepth, ply+1)
-		return MateScore - ply - 1
-	}
+	g := w.g
 	stand := w.evaluate()
 	if stand >= beta || qdepth <= 0 || ply >= maxPly-1 {
 		return stand

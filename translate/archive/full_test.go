@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/rs/zerolog"
 )
 
@@ -33,7 +33,7 @@ func TestKeeperSQLiteFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	var (
-		logs                 syncBuffer
+		logs                 syncbuf.Buffer
 		lostGames, lostMoves atomic.Int64
 	)
 	k := NewKeeper(store, KeeperConfig{Log: zerolog.New(&logs), Pause: 10 * time.Millisecond, Backoff: time.Millisecond, Backlog: 5,
@@ -116,22 +116,4 @@ func TestKeeperSQLiteFull(t *testing.T) {
 			missingGames, missingMoves, lostGames.Load(), lostMoves.Load())
 	}
 	t.Logf("%d games and %d moves of %d not archived, all counted", missingGames, missingMoves, games*plies)
-}
-
-// syncBuffer is a buffer that the keeper's goroutines log to at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
