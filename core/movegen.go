@@ -285,21 +285,39 @@ func (g *Game) genMovements(l *MoveList, me Color, withThrows bool) {
 	}
 }
 
-// genPieces adds the moves of the side to move's pieces by themselves and
-// returns, one bit per piece, those whose moves it listed.
-func (g *Game) genPieces(l *MoveList, me Color, pinned uint32) uint32 {
+// movers returns, one bit per piece, the pieces of side me that may move by
+// themselves: each on top of its stack, not the piece moved last, and not
+// pinned to the ground (pinned: see cutPieces).
+func (g *Game) movers(me Color, pinned uint32) uint32 {
 	base := Piece(me) * PiecesPerColor
-	var generated uint32
+	var free uint32
 	for own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1); own != 0; own &= own - 1 {
 		p := base + Piece(bits.TrailingZeros32(own))
 		c := g.pos[p]
-		if g.top[c] != p || p == g.lastMoved {
+		if g.top[c] != p || p == g.lastMoved || g.height[c] == 1 && pinned&(1<<p) != 0 {
 			continue
 		}
+		free |= 1 << p
+	}
+	return free
+}
+
+// stepsOnce reports whether piece p, at height h, moves one cell at a time
+// (a Queen, Beetle or Pillbug, or any piece on top of the hive): such a
+// piece reaches only the cells next to it.
+func stepsOnce(p Piece, h uint8) bool {
+	b := p.Bug()
+	return h > 1 || b == Queen || b == Beetle || b == Pillbug
+}
+
+// genPieces adds the moves of the side to move's pieces by themselves and
+// returns, one bit per piece, those whose moves it listed.
+func (g *Game) genPieces(l *MoveList, me Color, pinned uint32) uint32 {
+	var generated uint32
+	for free := g.movers(me, pinned); free != 0; free &= free - 1 {
+		p := Piece(bits.TrailingZeros32(free))
+		c := g.pos[p]
 		h := g.height[c]
-		if h == 1 && pinned&(1<<p) != 0 {
-			continue
-		}
 		first := l.n
 		g.genPiece(l, p, c, h)
 		g.gen.first[p], g.gen.end[p] = uint16(first), uint16(l.n)

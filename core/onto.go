@@ -96,19 +96,12 @@ func (g *Game) genPlacementsOnto(l *MoveList, me Color, targets []Cell) {
 // no marks of its own moves (see markOwnMoves), since it has none onto a
 // target.
 func (g *Game) genPiecesOnto(l *MoveList, me Color, pinned uint32, targets []Cell) uint32 {
-	base := Piece(me) * PiecesPerColor
 	var generated uint32
-	for own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1); own != 0; own &= own - 1 {
-		p := base + Piece(bits.TrailingZeros32(own))
+	for free := g.movers(me, pinned); free != 0; free &= free - 1 {
+		p := Piece(bits.TrailingZeros32(free))
 		c := g.pos[p]
-		if g.top[c] != p || p == g.lastMoved {
-			continue
-		}
 		h := g.height[c]
-		if h == 1 && pinned&(1<<p) != 0 {
-			continue
-		}
-		if b := p.Bug(); h > 1 || b == Queen || b == Beetle || b == Pillbug {
+		if stepsOnce(p, h) {
 			near := false
 			for _, t := range targets {
 				near = near || c.Adjacent(t)

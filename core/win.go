@@ -89,21 +89,12 @@ func (g *Game) canPlaceAt(me Color, c Cell) bool {
 // that end on cell to, next to the enemy Queen on q, leaving out the
 // pieces that cannot make one (see HasWinningMove).
 func (g *Game) genMovesOnto(l *MoveList, me Color, pinned uint32, q, to Cell) {
-	base := Piece(me) * PiecesPerColor
-	for own := g.onBoard >> (PiecesPerColor * uint(me)) & (1<<PiecesPerColor - 1); own != 0; own &= own - 1 {
-		p := base + Piece(bits.TrailingZeros32(own))
+	for free := g.movers(me, pinned); free != 0; free &= free - 1 {
+		p := Piece(bits.TrailingZeros32(free))
 		c := g.pos[p]
-		if g.top[c] != p || p == g.lastMoved {
-			continue
-		}
 		h := g.height[c]
-		if h == 1 && (pinned&(1<<p) != 0 || c.Adjacent(q)) {
+		if h == 1 && c.Adjacent(q) || stepsOnce(p, h) && !c.Adjacent(to) {
 			continue
-		}
-		if h > 1 || p.Bug() == Queen || p.Bug() == Beetle || p.Bug() == Pillbug {
-			if !c.Adjacent(to) {
-				continue
-			}
 		}
 		if h == 1 && p.Bug() == Ant {
 			if g.antReaches(l, p, c, to) {
