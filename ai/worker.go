@@ -211,25 +211,10 @@ func (w *worker) quiesce(ply, alpha, beta, qdepth int) int {
 		g.Position(core.Piece(me)*core.PiecesPerColor) == core.NoCell {
 		return stand
 	}
-	// The attacks end on the Queen's cell or an empty neighbour: only the
-	// moves onto those are generated, in the full list's order. A
-	// position with no move at all has a lone Pass, which closesIn reads
-	// as a move to cell 0: that rare case takes the full list.
-	targets := [1 + core.NumDirections]core.Cell{enemyQ}
-	nt := 1
-	for empty := ^g.Neighbors(enemyQ) & 63; empty != 0; empty &= empty - 1 {
-		targets[nt] = enemyQ.Neighbor(core.Direction(bits.TrailingZeros8(empty)))
-		nt++
-	}
-	g.GenerateMovesOnto(&w.list, targets[:nt])
-	if w.list.Len() == 0 && closesIn(g, core.Pass, enemyQ) {
-		g.GenerateMoves(&w.list)
-	}
+	g.GenerateAttacks(&w.list, enemyQ)
 	keys := w.keys[ply][:0]
 	for _, m := range w.list.Moves() {
-		if closesIn(g, m, enemyQ) {
-			keys = append(keys, uint64(m))
-		}
+		keys = append(keys, uint64(m))
 	}
 	best := stand
 	alpha = max(alpha, stand)
@@ -256,27 +241,6 @@ const (
 	qMinPressure = 3
 	qDepth       = 2
 )
-
-// closesIn reports whether m takes one more cell next to the Queen on q,
-// or climbs onto it: a piece arriving there from further off, or from the
-// top of a stack, whose cell it leaves occupied.
-func closesIn(g *core.Game, m core.Move, q core.Cell) bool {
-	p, to := m.Piece(), m.To()
-	if p.Bug() == core.Queen && p.Color() != g.ToMove() {
-		return false
-	}
-	if to == q {
-		return true
-	}
-	if !to.Adjacent(q) || g.Height(to) > 0 {
-		return false
-	}
-	from := g.Position(p)
-	if from == core.NoCell || g.Height(from) > 1 {
-		return true
-	}
-	return !from.Adjacent(q) && from != q
-}
 
 // enemyQueenHasOneLiberty reports whether the Queen of the side not to
 // move has five occupied neighbours.

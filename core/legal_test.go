@@ -86,19 +86,23 @@ func sameMoves(a, b *MoveList) bool {
 	return true
 }
 
-// TestGenerateMovesOntoMatchesGenerateMoves compares GenerateMovesOnto with
+// TestGenerateOntoMatchesGenerateMoves compares generateOnto with
 // GenerateMoves' list filtered to the target cells, order included, over
 // every position of random games of every game type: the targets are each
 // Queen's cell and its empty neighbours (what the quiescence search asks
-// for), and a few cells in and around the hive taken at random.
-func TestGenerateMovesOntoMatchesGenerateMoves(t *testing.T) {
+// for), and a few cells in and around the hive taken at random. Each
+// position also compares GenerateAttacks on each Queen with the full list
+// filtered by playing each move: a move closes in when, once played, the
+// Queen (not moved by it) has more occupied neighbours than before, or the
+// mover stands on it.
+func TestGenerateOntoMatchesGenerateMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 17))
 	var all, onto MoveList
 	games := 96
 	if testing.Short() {
 		games = 24
 	}
-	compared, nonEmpty := 0, 0
+	compared, nonEmpty, attacked := 0, 0, 0
 	for game := 0; game < games; game++ {
 		g := NewGame(GameType(game) % AllGameTypes)
 		for !g.Over() && g.Ply() < 100 {
@@ -138,7 +142,7 @@ func TestGenerateMovesOntoMatchesGenerateMoves(t *testing.T) {
 						want = append(want, m)
 					}
 				}
-				g.GenerateMovesOnto(&onto, set)
+				g.generateOnto(&onto, set, 0)
 				if !slices.Equal(onto.Moves(), want) {
 					t.Fatalf("game %d ply %d, targets %v:\n onto     %v\n filtered %v", game, g.Ply(), set, onto.Moves(), want)
 				}
@@ -147,10 +151,34 @@ func TestGenerateMovesOntoMatchesGenerateMoves(t *testing.T) {
 					nonEmpty++
 				}
 			}
+			for c := White; c <= Black; c++ {
+				queen := queenOf(c)
+				q := g.pos[queen]
+				if q == NoCell {
+					continue
+				}
+				var want []Move
+				for _, m := range all.Moves() {
+					before := bits.OnesCount8(g.occ[q])
+					g.Play(m)
+					closes := m.Piece() != queen && (m.To() == q || bits.OnesCount8(g.occ[q]) > before)
+					g.Undo()
+					if closes {
+						want = append(want, m)
+					}
+				}
+				g.GenerateAttacks(&onto, q)
+				if !slices.Equal(onto.Moves(), want) {
+					t.Fatalf("game %d ply %d, attacks on %v:\n generated %v\n filtered  %v", game, g.Ply(), q, onto.Moves(), want)
+				}
+				if len(want) > 0 {
+					attacked++
+				}
+			}
 			g.Play(all.At(rng.IntN(all.Len())))
 		}
 	}
-	if compared < 5000 || nonEmpty < 2000 {
-		t.Errorf("only %d target sets compared, %d with moves", compared, nonEmpty)
+	if compared < 5000 || nonEmpty < 2000 || attacked < 1000 {
+		t.Errorf("only %d target sets compared, %d with moves, %d positions with attacks", compared, nonEmpty, attacked)
 	}
 }

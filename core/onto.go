@@ -2,25 +2,86 @@ package core
 
 import "math/bits"
 
-// GenerateMovesOnto fills l with the moves of GenerateMoves' list that end
-// on one of the cells of targets, in the same order, and never a Pass. A
-// search that looks only at the moves onto a few cells (the quiescence
-// search's attacks on a Queen) needs their order to be the full list's,
-// and this gives it without listing the hundred others: the placements are
-// found by testing the targets alone, a piece that moves one step only is
-// looked at only next to a target, and the throws only onto targets.
-func (g *Game) GenerateMovesOnto(l *MoveList, targets []Cell) {
-	l.n = 0
-	if g.result != InProgress {
+// GenerateAttacks fills l with the moves that close in on the Queen on q,
+// Hive's captures: those that take one more of the cells around it, or
+// climb onto it (see closesIn), in GenerateMoves' order. The quiescence
+// search looks at these alone, in the full list's order, and this gives
+// them without listing the hundred others: the placements are found by
+// testing the target cells alone, a piece that moves one step only is
+// looked at only next to a target, a piece on the ground next to the
+// Queen (which frees one of its cells by leaving) only when it may climb,
+// and the throws only onto targets.
+func (g *Game) GenerateAttacks(l *MoveList, q Cell) {
+	if g.result != InProgress || q == NoCell {
+		l.n = 0
 		return
 	}
+	targets := [1 + NumDirections]Cell{q}
+	nt := 1
+	for empty := ^g.occ[q] & 63; empty != 0; empty &= empty - 1 {
+		targets[nt] = q.Neighbor(Direction(bits.TrailingZeros8(empty)))
+		nt++
+	}
+	g.generateOnto(l, targets[:nt], g.groundedNextTo(q))
+	kept := 0
+	for _, m := range l.moves[:l.n] {
+		if g.closesIn(m, q) {
+			l.moves[kept] = m
+			kept++
+		}
+	}
+	l.n = kept
+}
+
+// closesIn reports whether m takes one more cell next to the Queen on q,
+// or climbs onto it: a piece arriving there from further off, from the
+// hand, or from the top of a stack, whose cell it leaves occupied. (The
+// Queen on q itself, moved or thrown, leaves q for a cell next to it, and
+// so closes in on nothing.)
+func (g *Game) closesIn(m Move, q Cell) bool {
+	p, to := m.Piece(), m.To()
+	if to == q {
+		return true
+	}
+	if !to.Adjacent(q) || g.height[to] > 0 {
+		return false
+	}
+	from := g.pos[p]
+	if from == NoCell || g.height[from] > 1 {
+		return true
+	}
+	return !from.Adjacent(q) && from != q
+}
+
+// groundedNextTo returns, one bit per piece, the side to move's pieces on
+// the ground next to q that cannot climb (neither a Beetle nor a
+// Mosquito): every move of theirs leaves one cell next to q as it takes
+// another, so none closes in.
+func (g *Game) groundedNextTo(q Cell) uint32 {
+	base := Piece(g.ToMove()) * PiecesPerColor
+	var grounded uint32
+	for d := Direction(0); d < NumDirections; d++ {
+		n := q.Neighbor(d)
+		if p := g.top[n]; g.height[n] == 1 && p-base < PiecesPerColor && p.Bug() != Beetle && p.Bug() != Mosquito {
+			grounded |= 1 << p
+		}
+	}
+	return grounded
+}
+
+// generateOnto fills l with the moves of GenerateMoves' list that end on
+// one of the cells of targets, in the same order, and never a Pass,
+// leaving out the moves of the pieces in skip (one bit per piece) but not
+// their throws.
+func (g *Game) generateOnto(l *MoveList, targets []Cell, skip uint32) {
+	l.n = 0
 	me := g.ToMove()
 	g.genPlacementsOnto(l, me, targets)
 	if g.pos[queenOf(me)] == NoCell {
 		return
 	}
 	pinned := g.cutPieces()
-	generated := g.genPiecesOnto(l, me, pinned, targets)
+	generated := g.genPiecesOnto(l, me, pinned, targets, skip)
 	if g.gameType&WithPillbug != 0 {
 		g.eachThrow(me, pinned, func(X Piece) {
 			g.markOwnMoves(l, X, generated)
@@ -90,14 +151,15 @@ func (g *Game) genPlacementsOnto(l *MoveList, me Color, targets []Cell) {
 	}
 }
 
-// genPiecesOnto is genPieces keeping only the moves onto targets. A piece
-// that moves one step only (one on a stack, a Queen, Beetle or Pillbug)
-// and is next to no target has none, and is passed over: its throws need
-// no marks of its own moves (see markOwnMoves), since it has none onto a
-// target.
-func (g *Game) genPiecesOnto(l *MoveList, me Color, pinned uint32, targets []Cell) uint32 {
+// genPiecesOnto is genPieces keeping only the moves onto targets, and
+// passing over the pieces in skip. A piece that moves one step only (one
+// on a stack, a Queen, Beetle or Pillbug) and is next to no target has
+// none, and is passed over too. The throws of a piece passed over get no
+// marks of its own moves (see markOwnMoves): it has none onto a target,
+// or (in skip) none that its caller keeps.
+func (g *Game) genPiecesOnto(l *MoveList, me Color, pinned uint32, targets []Cell, skip uint32) uint32 {
 	var generated uint32
-	for free := g.movers(me, pinned); free != 0; free &= free - 1 {
+	for free := g.movers(me, pinned) &^ skip; free != 0; free &= free - 1 {
 		p := Piece(bits.TrailingZeros32(free))
 		c := g.pos[p]
 		h := g.height[c]
