@@ -89,6 +89,38 @@ func (c Cell) Adjacent(n Cell) bool {
 	return false
 }
 
+// within reports whether t is at most n steps from c, for n up to 14. The
+// offset from c to t is read back from their index difference as the one
+// with both axial coordinates in [-16, 15], which is the true offset
+// whenever the two cells lie that close in each coordinate, as two cells
+// at most 14 steps apart do: so within never answers false for a cell
+// that is near. (For cells much further apart than any pair in a hive of
+// 28 pieces would rarely be, it may answer true: a caller uses it to pass
+// over work that cannot reach t, never to decide a rule.)
+func (c Cell) within(t Cell, n int) bool {
+	if c|t >= gridCells {
+		return false
+	}
+	d := int((t - c) & cellMask)
+	dq, dr := d&(gridWidth-1), d/gridWidth
+	if dq >= gridWidth/2 {
+		dq -= gridWidth
+		dr++
+	}
+	dr &= gridWidth - 1
+	if dr >= gridWidth/2 {
+		dr -= gridWidth
+	}
+	return max(abs(dq), abs(dr), abs(dq+dr)) <= n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // DirectionTo returns the direction from c to an adjacent cell n, and false
 // when the two cells are not neighbours.
 func (c Cell) DirectionTo(n Cell) (Direction, bool) {

@@ -152,9 +152,9 @@ func (g *Game) genPlacementsOnto(l *MoveList, me Color, targets []Cell) {
 }
 
 // genPiecesOnto is genPieces keeping only the moves onto targets, and
-// passing over the pieces in skip. A piece that moves one step only (one
-// on a stack, a Queen, Beetle or Pillbug) and is next to no target has
-// none, and is passed over too. The throws of a piece passed over get no
+// passing over the pieces in skip. A piece that cannot go further than
+// reachOf says and has no target that near has none, and is passed over
+// too. The throws of a piece passed over get no
 // marks of its own moves (see markOwnMoves): it has none onto a target,
 // or (in skip) none that its caller keeps.
 func (g *Game) genPiecesOnto(l *MoveList, me Color, pinned uint32, targets []Cell, skip uint32) uint32 {
@@ -163,14 +163,8 @@ func (g *Game) genPiecesOnto(l *MoveList, me Color, pinned uint32, targets []Cel
 		p := Piece(bits.TrailingZeros32(free))
 		c := g.pos[p]
 		h := g.height[c]
-		if stepsOnce(p, h) {
-			near := false
-			for _, t := range targets {
-				near = near || c.Adjacent(t)
-			}
-			if !near {
-				continue
-			}
+		if reach := reachOf(p, h); reach > 0 && !anyWithin(c, targets, reach) {
+			continue
 		}
 		first := l.n
 		if h == 1 && p.Bug() == Ant {
@@ -193,4 +187,29 @@ func (g *Game) genPiecesOnto(l *MoveList, me Color, pinned uint32, targets []Cel
 		generated |= 1 << p
 	}
 	return generated
+}
+
+// reachOf returns how many steps from its cell piece p, at height h, can
+// end its move at most, or 0 when its moves may end anywhere (an Ant, a
+// Grasshopper, a Mosquito on the ground): one for a piece that moves one
+// step only (see stepsOnce), three for a Spider or a Ladybug.
+func reachOf(p Piece, h uint8) int {
+	if stepsOnce(p, h) {
+		return 1
+	}
+	switch p.Bug() {
+	case Spider, Ladybug:
+		return 3
+	}
+	return 0
+}
+
+// anyWithin reports whether one of targets is at most n steps from c.
+func anyWithin(c Cell, targets []Cell, n int) bool {
+	for _, t := range targets {
+		if c.within(t, n) {
+			return true
+		}
+	}
+	return false
 }

@@ -10,8 +10,8 @@ import "math/bits"
 // a Pillbug's throw of that Queen into a hole. So only those moves are
 // generated, and of the pieces only those that could make one: not a
 // piece on the ground next to the enemy Queen (leaving opens a cell next
-// to it), nor a one-step bug (Queen, Beetle, Pillbug, or any piece on top
-// of the hive) that is not next to the target cell. Each candidate is then
+// to it), nor one further from the target cell than it can go (see
+// reachOf). Each candidate is then
 // played, so that a move that also surrounds its own Queen (a draw) is not
 // counted as a win.
 func (g *Game) HasWinningMove(l *MoveList) bool {
@@ -93,7 +93,7 @@ func (g *Game) genMovesOnto(l *MoveList, me Color, pinned uint32, q, to Cell) {
 		p := Piece(bits.TrailingZeros32(free))
 		c := g.pos[p]
 		h := g.height[c]
-		if h == 1 && c.Adjacent(q) || stepsOnce(p, h) && !c.Adjacent(to) {
+		if reach := reachOf(p, h); h == 1 && c.Adjacent(q) || reach > 0 && !c.within(to, reach) {
 			continue
 		}
 		if h == 1 && p.Bug() == Ant {
