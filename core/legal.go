@@ -49,7 +49,7 @@ func (g *Game) IsLegal(m Move, l *MoveList) bool {
 	}
 	// Only p's throws matter: every other piece counts as pinned.
 	thrown := false
-	g.eachThrow(me, ^uint32(1<<p), nil, func(_, X Piece, z Cell) {
+	g.eachThrow(me, ^uint32(1<<p), []Cell{to}, nil, func(_, X Piece, z Cell) {
 		thrown = thrown || z == to
 	})
 	return thrown

@@ -119,7 +119,7 @@ func (g *Game) Throws(dst []Throw) []Throw {
 	if g.result != InProgress || g.gameType&WithPillbug == 0 || g.pos[queenOf(me)] == NoCell {
 		return dst
 	}
-	g.eachThrow(me, g.cutPieces(), nil, func(user, X Piece, to Cell) {
+	g.eachThrow(me, g.cutPieces(), nil, nil, func(user, X Piece, to Cell) {
 		dst = append(dst, Throw{User: user, Piece: X, To: to})
 	})
 	return dst
@@ -595,7 +595,7 @@ func (g *Game) genLadybug(l *MoveList, p Piece, c Cell) {
 // throw to a cell the piece can also reach by itself, or by the other
 // thrower, is the same move and listed once.
 func (g *Game) genThrows(l *MoveList, me Color, pinned, generated uint32) {
-	g.eachThrow(me, pinned, func(X Piece) {
+	g.eachThrow(me, pinned, nil, func(X Piece) {
 		g.markOwnMoves(l, X, generated)
 	}, func(_, X Piece, to Cell) {
 		g.addDest(l, X, to)
@@ -617,8 +617,11 @@ func (g *Game) markOwnMoves(l *MoveList, X Piece, generated uint32) {
 
 // eachThrow calls begin with each piece that can be thrown, then each with
 // every throw of it: the thrower, the piece and where it lands. The piece is
-// lifted off the board while its throws are found.
-func (g *Game) eachThrow(me Color, pinned uint32, begin func(X Piece), each func(user, X Piece, to Cell)) {
+// lifted off the board while its throws are found. With near, only the
+// throwers next to one of its cells are used: a caller that wants only
+// the throws landing on (or lifting a piece from) a few cells says so,
+// and the other throwers' pieces are never lifted.
+func (g *Game) eachThrow(me Color, pinned uint32, near []Cell, begin func(X Piece), each func(user, X Piece, to Cell)) {
 	var (
 		throwers [2]Cell
 		users    [2]Piece
@@ -638,6 +641,16 @@ func (g *Game) eachThrow(me Color, pinned uint32, begin func(X Piece), each func
 			throwers[nt], users[nt] = c, mosq
 			nt++
 		}
+	}
+	if near != nil {
+		kept := 0
+		for i, t := range throwers[:nt] {
+			if anyWithin(t, near, 1) {
+				throwers[kept], users[kept] = t, users[i]
+				kept++
+			}
+		}
+		nt = kept
 	}
 	var targets uint32
 	for _, t := range throwers[:nt] {

@@ -83,7 +83,7 @@ func (g *Game) generateOnto(l *MoveList, targets []Cell, skip uint32) {
 	pinned := g.cutPieces()
 	generated := g.genPiecesOnto(l, me, pinned, targets, skip)
 	if g.gameType&WithPillbug != 0 {
-		g.eachThrow(me, pinned, func(X Piece) {
+		g.eachThrow(me, pinned, targets, func(X Piece) {
 			g.markOwnMoves(l, X, generated)
 		}, func(_, X Piece, to Cell) {
 			if isTarget(to, targets) {

@@ -48,7 +48,7 @@ func (g *Game) HasWinningMove(l *MoveList) bool {
 			g.genMovesOnto(l, me, pinned, q, last)
 		}
 		if throws {
-			g.eachThrow(me, pinned, nil, func(_, X Piece, to Cell) {
+			g.eachThrow(me, pinned, []Cell{last, q}, nil, func(_, X Piece, to Cell) {
 				if to == last || X == queen {
 					l.add(MakeMove(X, to))
 				}
