@@ -1262,6 +1262,7 @@ func archivedGame(t *testing.T, d *daemon, plies int) archive.Game {
 type replayShown struct {
 	Hidden            bool
 	Title, Position   string
+	GameString        string // the Position field, which Copy copies
 	Current           string // the ply of the move marked current, "" at the start
 	Jumps             []string
 	BackOff, ForthOff bool
@@ -1272,14 +1273,16 @@ const replayJS = `(() => {
   const $ = (id) => document.getElementById(id);
   const cur = document.querySelector('#history button.jump[aria-current="step"]');
   return { Hidden: $('replay').hidden, Title: $('replay-title').textContent, Position: $('replay-position').textContent,
-    Current: cur ? cur.dataset.ply : '', Jumps: [...document.querySelectorAll('#history button.jump .mv')].map((e) => e.textContent),
+    GameString: $('current-gamestring').value, Current: cur ? cur.dataset.ply : '', Jumps: [...document.querySelectorAll('#history button.jump .mv')].map((e) => e.textContent),
     BackOff: $('replay-back').disabled, ForthOff: $('replay-forward').disabled, PlayOn: !$('replay-play-on').hidden };
 })()`
 
 // checkReplayAt checks that the page replays moves at ply: the board and
 // hands of the position after the first ply moves, by hivebridge's rules;
 // the side to move; every move listed with the one shown marked; the step
-// buttons offered where there is a step to take.
+// buttons offered where there is a step to take; the Position field holds
+// the GameString of that position (the game's type and first ply moves,
+// the state and turn the rules give).
 func checkReplayAt(t *testing.T, p *page, gs uhp.GameString, ply int) {
 	t.Helper()
 	p.waitFor(fmt.Sprintf(`document.getElementById('replay-ply').value === '%d'`, ply))
@@ -1305,6 +1308,14 @@ func checkReplayAt(t *testing.T, p *page, gs uhp.GameString, ply int) {
 		if err != nil {
 			t.Fatalf("the archived move %q: %v", text, err)
 		}
+	}
+	described, err := uhp.Describe(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantGS := uhp.GameString{Type: gs.Type, State: described.State, Turn: described.Turn, Moves: gs.Moves[:ply]}
+	if r.GameString != wantGS.String() {
+		t.Fatalf("at ply %d the Position field holds %q, want %q", ply, r.GameString, wantGS.String())
 	}
 	v := p.view()
 	if wantMove := strings.ToLower(g.ToMove().String()); v.ToMove != wantMove {

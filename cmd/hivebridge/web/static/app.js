@@ -963,6 +963,14 @@ function replayPosition() {
   };
 }
 
+// replayGameString is the GameString of the position shown in a replay,
+// so that Copy copies the position on screen, not the live game behind it.
+function replayGameString() {
+  const r = state.replay;
+  const pos = replayPosition();
+  return [r.parsed.type.text, pos.state, `${cap(pos.toMove)}[${pos.turn}]`, ...r.moves.slice(0, r.ply)].join(';');
+}
+
 function replayWords() {
   const r = state.replay;
   const at = r.ply === 0 ? 'the start' : `${r.ply % 2 ? 'White' : 'Black'} played ${r.moves[r.ply - 1]}`;
@@ -1055,6 +1063,7 @@ function renderReplayHistory(list) {
   });
   const current = list.querySelector('[aria-current]');
   if (current) current.scrollIntoView({ block: 'nearest' });
+  $('current-gamestring').value = replayGameString();
   if (hadFocus) (current || list.querySelector('button.jump') || $('replay-forward')).focus({ preventScroll: true });
 }
 
