@@ -7,10 +7,10 @@ import "math/bits"
 // climb onto it (see closesIn), in GenerateMoves' order. The quiescence
 // search looks at these alone, in the full list's order, and this gives
 // them without listing the hundred others: the placements are found by
-// testing the target cells alone, a piece that moves one step only is
-// looked at only next to a target, a piece on the ground next to the
-// Queen (which frees one of its cells by leaving) only when it may climb,
-// and the throws only onto targets.
+// testing the target cells alone, a piece that cannot go as far as a
+// target (see reachOf) is passed over, and so is a piece on the ground
+// next to the Queen (which frees one of its cells by leaving) unless it
+// may climb; only the throwers next to a target are used.
 func (g *Game) GenerateAttacks(l *MoveList, q Cell) {
 	if g.result != InProgress || q == NoCell {
 		l.n = 0
