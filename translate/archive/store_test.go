@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,50 @@ func TestStoreRoundTrip(t *testing.T) {
 		}
 		if err := s.Update(ctx, id+100, Change{}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Update of an unknown id: %v, want ErrNotFound", err)
+		}
+	})
+}
+
+// TestBatchWithAFailingWrite commits a batch of three writes whose second
+// fails (moves of a game that does not exist): the writer runs a batch
+// without savepoints first, and must then run it again with one for each
+// write, so that the two others are kept and the failing one alone reports
+// its error.
+func TestBatchWithAFailingWrite(t *testing.T) {
+	stores(t, func(t *testing.T, db string) {
+		ctx := context.Background()
+		s := open(t, db, "serve").(*sqlStore)
+		t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		var ids []int64
+		for i := range 2 {
+			id, err := s.Start(ctx, Start{Key: fmt.Sprint("batch-", i), Source: "uhp-ws", GameType: "Base", White: Viewer, Black: "native",
+				Started: t0, GameString: "Base;NotStarted;White[1]"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		played := func(id int64) Change {
+			return Change{From: 0, Moves: []Move{{Ply: 0, Text: "wS1", By: Viewer, At: t0.Add(time.Second)}},
+				White: Viewer, Black: "native", GameString: "Base;InProgress;Black[1];wS1"}
+		}
+		batch := []*writeOp{
+			{run: s.update(ids[0], played(ids[0])), done: make(chan error, 1)},
+			{run: s.update(ids[1]+100, played(ids[1]+100)), done: make(chan error, 1)},
+			{run: s.update(ids[1], played(ids[1])), done: make(chan error, 1)},
+		}
+		s.commit(batch)
+		for i, op := range batch {
+			err := <-op.done
+			if (err != nil) != (i == 1) {
+				t.Errorf("write %d of the batch: %v", i, err)
+			}
+		}
+		for _, id := range ids {
+			g, err := s.Get(ctx, id)
+			if err != nil || g.Plies != 1 || len(g.Moves) != 1 || g.Moves[0].Text != "wS1" {
+				t.Errorf("game %d after the batch: %+v, %v", id, g, err)
+			}
 		}
 	})
 }
