@@ -94,9 +94,9 @@ func (c Cell) Adjacent(n Cell) bool {
 // with both axial coordinates in [-16, 15], which is the true offset
 // whenever the two cells lie that close in each coordinate, as two cells
 // at most 14 steps apart do: so within never answers false for a cell
-// that is near. (For cells much further apart than any pair in a hive of
-// 28 pieces would rarely be, it may answer true: a caller uses it to pass
-// over work that cannot reach t, never to decide a rule.)
+// that is near. (For cells 17 steps apart or more, which a hive of 28
+// pieces rarely spans, it may answer true: a caller uses it to pass over
+// work that cannot reach t, never to decide a rule.)
 func (c Cell) within(t Cell, n int) bool {
 	if c|t >= gridCells {
 		return false
