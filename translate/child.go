@@ -29,7 +29,7 @@ type child struct {
 // the engine's last words would be lost.
 func spawn(program string, args []string, log zerolog.Logger, connect func(stdout io.Reader, stdin io.Writer) (outputRead <-chan struct{})) (*child, error) {
 	cmd := exec.Command(program, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = childAttributes()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func spawn(program string, args []string, log zerolog.Logger, connect func(stdou
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot start engine %s: %v", program, err)
+		return nil, fmt.Errorf("cannot start engine %s: %w", program, err)
 	}
 	c := &child{cmd: cmd, stdin: stdin, exited: make(chan struct{}), log: log.With().Str("engine", program).Int("pid", cmd.Process.Pid).Logger()}
 	outputRead := connect(stdout, stdin)

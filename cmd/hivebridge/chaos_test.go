@@ -82,6 +82,17 @@ func TestServeChaos(t *testing.T) {
 	background.Go(func() { killAtRandom(stop, &kills, uhpDir, hubDir) })
 	var peakHeap atomic.Uint64
 	background.Go(func() { watchHeap(stop, &peakHeap) })
+	// Attackers meanwhile: clients that leave in the middle of endless
+	// searches on both daemons, and, on a third daemon that requires a
+	// token, clients that trickle or flood their first line while a
+	// client with the token logs in again and again.
+	var left atomic.Int64
+	background.Go(func() { leaveMidSearch(stop, daemons, &left) })
+	guarded := tokenDaemon(t, "--max-sessions", "2", "--max-unauthenticated", "16", "--auth-timeout", "2s")
+	background.Go(func() { trickleAuth(stop, guarded, 12) })
+	var longestLogin time.Duration
+	var loginFailures []string
+	background.Go(func() { longestLogin, loginFailures = loginUnderAttack(stop, guarded) })
 
 	results := make(chan chaosResult, 8*chaosSessionsPerKind)
 	var sessions sync.WaitGroup
@@ -137,6 +148,12 @@ func TestServeChaos(t *testing.T) {
 	if kills.Load() == 0 {
 		t.Error("no backend process was killed: the test tested nothing")
 	}
+	if left.Load() == 0 {
+		t.Error("no client left in the middle of a search")
+	}
+	if len(loginFailures) > 0 || longestLogin > 3*time.Second {
+		t.Errorf("beside the tricklers, logins with the token failed %d times (%q) and took up to %v", len(loginFailures), loginFailures, longestLogin)
+	}
 	if peak := peakHeap.Load(); peak > chaosMaxHeap {
 		t.Errorf("the daemons' heap reached %d MB", peak>>20)
 	}
@@ -155,7 +172,7 @@ func TestServeChaos(t *testing.T) {
 	for kind, n := range errorKinds {
 		t.Logf("%5d  %s", n, kind)
 	}
-	t.Logf("chaos: the backends hung %d times and printed garbage %d times", hangs, garbage)
+	t.Logf("chaos: the backends hung %d times and printed garbage %d times; %d clients left in the middle of a search; logins beside the tricklers took up to %v", hangs, garbage, left.Load(), longestLogin.Round(time.Millisecond))
 	t.Logf("chaos: %d sessions (%v: completed, gave up after %d errors), %d completed, %d gave up; %d protocol errors; %d backend processes killed; %d searches, p50 %v, p99 %v, max %v; peak heap %d MB; %v",
 		completed+gaveUp, byKind, chaosMaxErrors, completed, gaveUp, protocolErrors, kills.Load(), len(latencies),
 		pct(0.5).Round(time.Millisecond), pct(0.99).Round(time.Millisecond), pct(1).Round(time.Millisecond), peakHeap.Load()>>20, time.Since(began).Round(time.Second))

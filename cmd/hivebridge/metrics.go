@@ -18,6 +18,9 @@ type metrics struct {
 	latency        *prometheus.HistogramVec
 	engineRestarts prometheus.Counter
 	refused        *prometheus.CounterVec
+	panics         *prometheus.CounterVec
+	failedLogins   *prometheus.CounterVec
+	acceptErrors   prometheus.Counter
 	searches       *prometheus.CounterVec
 	nodes          *prometheus.CounterVec
 	depth          *prometheus.HistogramVec
@@ -43,6 +46,15 @@ func newMetrics() *metrics {
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "hivebridge_refusals_total", Help: "Connections or sessions refused or closed by a limit.",
 		}, []string{"reason"}),
+		panics: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "hivebridge_session_panics_total", Help: "Sessions ended by a panic in their code (each logged with its stack); the daemon goes on.",
+		}, []string{"protocol"}),
+		acceptErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "hivebridge_accept_errors_total", Help: "Temporary failures to accept a connection (out of file descriptors, say), each waited out.",
+		}),
+		failedLogins: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "hivebridge_failed_logins_total", Help: "Clients that presented no token or a bad one, by protocol.",
+		}, []string{"protocol"}),
 	}
 	m.searches = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "hivebridge_searches_total", Help: "Searches asked of the backend, by backend kind and outcome.",
@@ -55,7 +67,7 @@ func newMetrics() *metrics {
 		Help:    "Depth of the last completed iteration of each search, where the backend reported one.",
 		Buckets: prometheus.LinearBuckets(1, 1, 20),
 	}, []string{"backend"})
-	m.registry.MustRegister(m.sessions, m.commands, m.latency, m.engineRestarts, m.refused, m.searches, m.nodes, m.depth,
+	m.registry.MustRegister(m.sessions, m.commands, m.latency, m.engineRestarts, m.refused, m.panics, m.failedLogins, m.acceptErrors, m.searches, m.nodes, m.depth,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

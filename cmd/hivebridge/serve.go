@@ -37,6 +37,12 @@ type serveConfig struct {
 	allowFrom                            []string
 	frameLength                          string
 	maxSessions                          int
+	maxUnauthenticated                   int
+	authTimeout                          time.Duration
+	maxHTTPConns                         int
+	publicHosts                          []string
+	maxSearchTime                        time.Duration
+	maxSearchDepth                       int
 	maxLine                              int
 	idle                                 time.Duration
 	poolLimit, poolQueue                 int
@@ -49,6 +55,7 @@ type serveConfig struct {
 	grace                                time.Duration
 	db                                   string
 	archiveBacklog                       int
+	archiveRetention                     time.Duration
 }
 
 // NewCmdServe returns the serve command: the daemon.
@@ -109,15 +116,21 @@ SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
 	f.StringSliceVar(&cfg.origins, "allow-origin", nil, "WebSocket Origins allowed besides the server's own host (repeatable)")
 	f.StringVar(&cfg.frameLength, "frame-length", "utf16", "what a JSON frame's length counts: utf16 (UTF-16 code units, the original's) or utf8 (UTF-8 bytes)")
 	f.StringSliceVar(&cfg.allowFrom, "allow-from", nil, "answer only clients at these IP addresses or networks (CIDR) on every listener, e.g. 127.0.0.1,10.0.0.0/8; default everyone who reaches a listener")
-	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most sessions at once; more are refused with an error")
+	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most sessions at once (at least 1); more are refused with an error")
+	f.IntVar(&cfg.maxUnauthenticated, "max-unauthenticated", 32, "with --token-file, the most TCP connections at once that have not yet presented the token; they hold no session slot")
+	f.DurationVar(&cfg.authTimeout, "auth-timeout", 10*time.Second, "with --token-file, how long in all a TCP client has to send its auth line")
+	f.IntVar(&cfg.maxHTTPConns, "max-http-conns", 1024, "the most HTTP connections at once besides WebSocket sessions (which count against --max-sessions); more are closed at once")
+	f.StringSliceVar(&cfg.publicHosts, "public-host", nil, "host names or addresses the HTTP listener answers besides loopback ones (localhost, 127.0.0.1, ::1), e.g. hive.example.org; any other Host header is refused, against DNS rebinding")
+	f.DurationVar(&cfg.maxSearchTime, "max-search-time", 5*time.Minute, "the longest search any client may ask for; a longer one, one by depth alone or one until stopped ends at this time with the best move found")
+	f.IntVar(&cfg.maxSearchDepth, "max-search-depth", 40, "the deepest search, in plies, any client may ask for; a deeper one searches to this depth")
 	f.IntVar(&cfg.maxLine, "max-line", 64*1024, "the longest command line or WebSocket message, in bytes")
-	f.DurationVar(&cfg.idle, "idle-timeout", 10*time.Minute, "close a session that sends nothing for this long")
+	f.DurationVar(&cfg.idle, "idle-timeout", 10*time.Minute, "close a session that sends nothing for this long (more than 0)")
 	f.IntVar(&cfg.poolLimit, "pool-size", runtime.NumCPU(), "the most backend engines at once")
 	f.IntVar(&cfg.poolQueue, "pool-queue", 4096, "the most searches waiting for an engine")
 	f.IntVar(&cfg.poolHashMB, "pool-hash-mb", 16, "the table size of each native engine of the pool, in MiB (before --engine-option)")
 	f.IntVar(&cfg.sessionMaxThreads, "session-max-threads", 1, "the most Threads a session may set for its searches")
 	f.IntVar(&cfg.sessionMaxHash, "session-max-hash", 16, "the most HashMB a session may set for its searches")
-	f.IntVar(&cfg.sessionMaxPerft, "session-max-perft", 5, "the deepest perft a UHP session may ask for, counted on --session-max-threads threads")
+	f.IntVar(&cfg.sessionMaxPerft, "session-max-perft", 4, "the deepest perft a UHP session may ask for, counted on --session-max-threads threads while holding an engine of the pool, and stopped at --max-search-time")
 	f.DurationVar(&cfg.poolWait, "pool-wait", 30*time.Second, "how long a search may wait for an engine")
 	f.BoolVar(&cfg.pairViewers, "pair-viewers", false, "pair the viewers who start remote games (newgame remote) to play each other")
 	f.DurationVar(&cfg.pairWait, "pair-wait", 30*time.Second, "how long a remote game waits for a partner before the backend plays")
@@ -125,6 +138,7 @@ SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
 	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long commands in progress may run on at shutdown")
 	registerDB(cmd, &cfg.db)
 	f.IntVar(&cfg.archiveBacklog, "archive-backlog", 10000, "the most ended games held while the archive is unavailable, to write once it is back; more are lost (and counted)")
+	f.DurationVar(&cfg.archiveRetention, "archive-retention", 0, "delete archived games that ended longer ago than this (e.g. 2160h for 90 days); 0 keeps every game")
 	return cmd
 }
 
@@ -164,6 +178,10 @@ type server struct {
 	metrics    *metrics
 	archive    *serverArchive  // nil with --db none
 	shared     *pgpair.Pairing // pairs viewers across the daemons of a PostgreSQL archive
+	logins     *loginLog
+
+	unauthenticated atomic.Int64 // TCP connections yet to present the token
+	httpConns       atomic.Int64 // HTTP connections not yet WebSocket sessions
 
 	sessions atomic.Int64 // open sessions
 	nextID   atomic.Uint64
@@ -189,19 +207,23 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	if cfg.uhpAddr == "" && cfg.httpAddr == "" && cfg.hubAddr == "" && cfg.jsonAddr == "" {
 		return errors.New("serve needs at least one listener: --uhp, --http, --hub or --hivejson")
 	}
+	if err := checkLimits(cfg); err != nil {
+		return err
+	}
 	s := &server{cfg: cfg, log: logger(cmd), conns: map[*sessionConn]struct{}{}, metrics: newMetrics()}
+	s.logins = &loginLog{log: s.log, period: time.Second}
 	var err error
 	if s.allow, err = allowlist.Parse(cfg.allowFrom); err != nil {
-		return fmt.Errorf("--allow-from: %v", err)
+		return fmt.Errorf("--allow-from: %w", err)
 	}
 	frameLength, err := hivejson.ParseFrameLength(cfg.frameLength)
 	if err != nil {
-		return fmt.Errorf("--%v", err)
+		return fmt.Errorf("--%w", err)
 	}
 	if cfg.tokenFile != "" {
 		b, err := os.ReadFile(cfg.tokenFile)
 		if err != nil {
-			return fmt.Errorf("--token-file: %v", err)
+			return fmt.Errorf("--token-file: %w", err)
 		}
 		if s.token = strings.TrimSpace(string(b)); s.token == "" {
 			return fmt.Errorf("--token-file %s is empty", cfg.tokenFile)
@@ -213,16 +235,6 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	spec, err := translate.ParseSpec(cfg.backend.spec)
 	if err != nil {
 		return err
-	}
-	switch {
-	case cfg.poolHashMB < 1:
-		return fmt.Errorf("--pool-hash-mb %d: want at least 1", cfg.poolHashMB)
-	case cfg.sessionMaxThreads < 1:
-		return fmt.Errorf("--session-max-threads %d: want at least 1", cfg.sessionMaxThreads)
-	case cfg.sessionMaxHash < 1:
-		return fmt.Errorf("--session-max-hash %d: want at least 1", cfg.sessionMaxHash)
-	case cfg.sessionMaxPerft < 1:
-		return fmt.Errorf("--session-max-perft %d: want at least 1", cfg.sessionMaxPerft)
 	}
 	engineOptions := cfg.backend.options
 	if spec.Kind == "native" {
@@ -239,17 +251,23 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 	s.pool = translate.NewPool(open, translate.PoolConfig{Limit: cfg.poolLimit, Queue: cfg.poolQueue, Wait: cfg.poolWait})
 	s.sessionOptions = s.pool.SessionOptions(first, map[string]int{"Threads": cfg.sessionMaxThreads, "HashMB": cfg.sessionMaxHash})
 	s.pool.Add(first)
+	// From here every return stops the pool's engines, the first among
+	// them: an engine process must not outlive a daemon that failed to
+	// start.
+	defer s.pool.Close(time.Second)
 	s.backendKind = spec.Kind
-	s.searcher = metered{Searcher: s.pool.Searcher(), backend: spec.Kind, m: s.metrics}
+	s.searcher = s.meter(s.pool.Searcher(), spec.Kind)
 	s.expansions = first.Info().Expansions
 	s.interruptible = translate.Interruptible(first)
 	s.backendID = first.Info().ID
 	_, s.native = first.(*translate.Native)
 	if !s.native && cfg.hubAddr != "" {
-		s.fallback = metered{Searcher: translate.NewPool(func(context.Context) (translate.Engine, error) {
+		fallback := translate.NewPool(func(context.Context) (translate.Engine, error) {
 			n := translate.NewNative()
 			return n, translate.ApplyOptions(n, []string{"HashMB=1"})
-		}, translate.PoolConfig{Limit: runtime.NumCPU(), Queue: cfg.poolQueue, Wait: cfg.poolWait}).Searcher(), backend: "native", m: s.metrics}
+		}, translate.PoolConfig{Limit: runtime.NumCPU(), Queue: cfg.poolQueue, Wait: cfg.poolWait})
+		defer fallback.Close(time.Second)
+		s.fallback = s.meter(fallback.Searcher(), "native")
 	}
 	if cfg.jsonAddr != "" {
 		name := "hivebridge v" + version
@@ -268,6 +286,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 			},
 			Searcher:    s.searcher,
 			DefaultTime: 5 * time.Second,
+			MaxTime:     cfg.maxSearchTime,
 			IdleTimeout: cfg.idle,
 			MaxFrame:    cfg.maxLine,
 			FrameLength: frameLength,
@@ -325,6 +344,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		if err != nil {
 			return fail(err)
 		}
+		s.warnIfExposed(l.Addr())
 		listeners = append(listeners, l)
 		s.log.Info().Str("addr", l.Addr().String()).Str("protocol", lc.name).Msg("serving over TCP")
 		fmt.Fprintf(cmd.OutOrStdout(), "%s listening on %s\n", lc.name, l.Addr())
@@ -335,7 +355,8 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		if err != nil {
 			return fail(err)
 		}
-		httpSrv = &http.Server{Handler: s.httpHandler(), ReadHeaderTimeout: 10 * time.Second}
+		s.warnIfExposed(l.Addr())
+		httpSrv = s.newHTTPServer()
 		s.log.Info().Str("addr", l.Addr().String()).Msg("serving HTTP and WebSocket")
 		fmt.Fprintf(cmd.OutOrStdout(), "http listening on %s\n", l.Addr())
 		go func() {
@@ -345,15 +366,65 @@ func runServer(ctx context.Context, cmd *cobra.Command, cfg serveConfig) error {
 		}()
 	}
 
+	// A listener that fails for good (not a temporary accept error, which
+	// accept waits out) stops the daemon with that error, so that it
+	// exits non-zero and a supervisor starts it again.
+	var failed error
 	select {
 	case <-ctx.Done():
 	case err := <-serveErr:
 		if err != nil && !s.draining.Load() {
-			s.log.Error().Err(err).Msg("listener failed")
+			s.log.Error().Err(err).Msg("listener failed: shutting down")
+			failed = fmt.Errorf("listener failed: %w", err)
 		}
 	}
 	s.shutdown(listeners, httpSrv)
+	return failed
+}
+
+// checkLimits refuses, before anything starts, the limits that would make
+// the daemon refuse or drop everyone: zero or negative ones.
+func checkLimits(cfg serveConfig) error {
+	for _, c := range []struct {
+		flag string
+		bad  bool
+		got  any
+	}{
+		{"max-sessions", cfg.maxSessions < 1, cfg.maxSessions},
+		{"max-unauthenticated", cfg.maxUnauthenticated < 1, cfg.maxUnauthenticated},
+		{"max-http-conns", cfg.maxHTTPConns < 1, cfg.maxHTTPConns},
+		{"max-line", cfg.maxLine < 64, cfg.maxLine},
+		{"idle-timeout", cfg.idle <= 0, cfg.idle},
+		{"auth-timeout", cfg.authTimeout <= 0, cfg.authTimeout},
+		{"max-search-time", cfg.maxSearchTime <= 0, cfg.maxSearchTime},
+		{"max-search-depth", cfg.maxSearchDepth < 1, cfg.maxSearchDepth},
+		{"pool-size", cfg.poolLimit < 1, cfg.poolLimit},
+		{"pool-hash-mb", cfg.poolHashMB < 1, cfg.poolHashMB},
+		{"session-max-threads", cfg.sessionMaxThreads < 1, cfg.sessionMaxThreads},
+		{"session-max-hash", cfg.sessionMaxHash < 1, cfg.sessionMaxHash},
+		{"session-max-perft", cfg.sessionMaxPerft < 1, cfg.sessionMaxPerft},
+		{"archive-retention", cfg.archiveRetention < 0, cfg.archiveRetention},
+	} {
+		if c.bad {
+			min := "more than 0"
+			if c.flag == "max-line" {
+				min = "at least 64"
+			}
+			return fmt.Errorf("--%s %v: want %s", c.flag, c.got, min)
+		}
+	}
 	return nil
+}
+
+// warnIfExposed warns when a listener answers beyond this machine without
+// a token: anyone who reaches it can use the daemon's engines.
+func (s *server) warnIfExposed(addr net.Addr) {
+	if s.token != "" {
+		return
+	}
+	if tcp, ok := addr.(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		s.log.Warn().Str("addr", addr.String()).Msg("listening beyond loopback without --token-file: anyone who reaches this address can use the daemon")
+	}
 }
 
 // shutdown stops accepting, lets commands in progress finish for the grace
@@ -420,6 +491,28 @@ func (s *server) allowed(remote net.Addr) bool {
 	return false
 }
 
+// meter bounds a searcher's searches by --max-search-time and
+// --max-search-depth and counts them in the metrics.
+func (s *server) meter(searcher engine.Searcher, backend string) engine.Searcher {
+	return metered{Searcher: capped{Searcher: searcher, maxTime: s.cfg.maxSearchTime, maxDepth: s.cfg.maxSearchDepth}, backend: backend, m: s.metrics}
+}
+
+// perftSlot holds an engine of the pool while a UHP session's perft
+// counts, for --max-search-time at most: perft is the rules' own work, not
+// a backend's, but it takes a core as a search does, so it shares the
+// cores the pool bounds rather than adding to them.
+func (s *server) perftSlot(ctx context.Context) (context.Context, func(), error) {
+	e, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.maxSearchTime)
+	return ctx, func() {
+		cancel()
+		s.pool.Release(e, false)
+	}, nil
+}
+
 // admit takes a session slot, or says why not.
 func (s *server) admit() error {
 	if s.draining.Load() {
@@ -437,7 +530,7 @@ func (s *server) admit() error {
 // metrics, with the options the session may set for its searches.
 func (s *server) newSessionSearcher() (engine.Searcher, []*engine.Option) {
 	searcher, options := s.sessionOptions.New()
-	return metered{Searcher: searcher, backend: s.backendKind, m: s.metrics}, options
+	return s.meter(searcher, s.backendKind), options
 }
 
 // newSession returns a UHP session for one connection.
@@ -456,8 +549,12 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 		// single client could hold every core for hours.
 		MaxPerftDepth: s.cfg.sessionMaxPerft,
 		PerftThreads:  s.cfg.sessionMaxThreads,
+		PerftSlot:     s.perftSlot,
+		// A TCP client that leaves wants nothing more: its search or
+		// perft stops at once and gives its engine back to the pool.
+		CancelOnEnd: protocol == "uhp-tcp",
 		OnCommand: func(command string, took time.Duration, err error) {
-			s.metrics.commands.WithLabelValues(protocol, command).Inc()
+			s.metrics.commands.WithLabelValues(protocol, commandLabel(command)).Inc()
 			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())
 		},
 	}

@@ -2,20 +2,52 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	stdlog "log"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/hivebridge/hivebridge/cmd/hivebridge/web"
 )
+
+// newHTTPServer returns the daemon's HTTP server. Its connections have
+// deadlines for their headers and for idling between requests (a
+// keep-alive connection would otherwise hold a file descriptor for good),
+// and at most --max-http-conns are open at once besides WebSocket
+// sessions, which --max-sessions bounds once they are upgraded: one more
+// is closed as soon as it is accepted.
+func (s *server) newHTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s.httpHandler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ConnState: func(c net.Conn, state http.ConnState) {
+			switch state {
+			case http.StateNew:
+				if s.httpConns.Add(1) > int64(s.cfg.maxHTTPConns) {
+					s.metrics.refused.WithLabelValues("max_http_conns").Inc()
+					c.Close() // net/http then reports it closed, and it is given back below
+				}
+			case http.StateHijacked, http.StateClosed:
+				s.httpConns.Add(-1)
+			}
+		},
+		// The server's own complaints (a TLS handshake on the plain
+		// port, a header too large) go to the daemon's log.
+		ErrorLog: stdlog.New(s.log.With().Str("component", "http").Logger(), "", 0),
+	}
+}
 
 // httpHandler serves the viewer page at / and its files under /assets/,
 // open to all (they hold no secret), and /uhp (WebSocket), /healthz and
@@ -38,7 +70,20 @@ func (s *server) httpHandler() http.Handler {
 	mux.Handle("GET /{$}", page)
 	mux.Handle("GET "+web.AssetPrefix, page)
 	mux.Handle("/", s.requireToken(private))
-	return s.allowFrom(mux)
+	return s.allowFrom(s.requireHost(mux))
+}
+
+// requireHost refuses, with 421 Misdirected Request, a request whose Host
+// the daemon does not serve (see hostAllowed).
+func (s *server) requireHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			s.metrics.refused.WithLabelValues("host").Inc()
+			http.Error(w, fmt.Sprintf("this daemon does not answer for the host %q: start it with --public-host to serve that name", r.Host), http.StatusMisdirectedRequest)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // allowFrom refuses, with 403, requests from clients --allow-from does not
@@ -61,11 +106,14 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.token != "" {
 			given := r.URL.Query().Get("token")
-			if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+			// RFC 7235, 2.1: the scheme is case-insensitive.
+			if scheme, auth, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " "); ok && strings.EqualFold(scheme, "bearer") {
 				given = strings.TrimSpace(auth)
 			}
 			if subtle.ConstantTimeCompare([]byte(given), []byte(s.token)) != 1 {
 				s.metrics.refused.WithLabelValues("token").Inc()
+				s.metrics.failedLogins.WithLabelValues("http").Inc()
+				s.logins.failed(r.RemoteAddr, "http", "missing or bad bearer token on "+r.URL.Path)
 				w.Header().Set("WWW-Authenticate", `Bearer realm="hivebridge"`)
 				http.Error(w, "missing or bad bearer token", http.StatusUnauthorized)
 				return
@@ -103,10 +151,11 @@ func (s *server) checkOrigin(r *http.Request) bool {
 // connect. What a command flushes while it runs (the lines of
 // ReportIntermediateBestMoves, perft's depths) goes out at once as a
 // message of its own, so that a viewer sees the engine think; the rest of
-// the answer, ending with ok, is the last message. One goroutine reads,
-// answers and writes (a searcher's reports reach the connection only while
-// that goroutine waits for the search), so the connection has a single
-// writer.
+// the answer, ending with ok, is the last message. One goroutine answers
+// and writes (a searcher's reports reach the connection only while that
+// goroutine waits for the search), so the connection has a single writer;
+// another reads, so that a client that leaves in the middle of a search
+// cancels it at once rather than holding an engine of the pool to its end.
 func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	upgrader := websocket.Upgrader{CheckOrigin: s.checkOrigin, ReadBufferSize: 1024, WriteBufferSize: 1024}
 	conn, err := upgrader.Upgrade(w, r, nil)
@@ -116,9 +165,12 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	s.active.Add(1)
 	defer s.active.Done()
 	defer conn.Close()
+	defer s.recoverSession("uhp-ws", s.log.With().Str("remote", r.RemoteAddr).Logger())
 	send := func(text string) error {
 		conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-		return conn.WriteMessage(websocket.TextMessage, []byte(text))
+		// A text message must be UTF-8 (RFC 6455, 5.6): nothing a
+		// client sent is ever echoed back unchecked.
+		return conn.WriteMessage(websocket.TextMessage, []byte(strings.ToValidUTF8(text, "\uFFFD")))
 	}
 	closeWith := func(code int, reason string) {
 		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
@@ -146,32 +198,46 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	if answer.Flush() != nil {
 		return
 	}
+	// The session's commands run under ctx, which the reader cancels when
+	// the connection ends.
+	ctx, leave := context.WithCancel(s.hardStop)
+	defer leave()
+	done := make(chan struct{})
+	defer close(done)
+	messages := readMessages(conn, leave, done)
+	idle := time.NewTimer(s.cfg.idle)
+	defer idle.Stop()
 	for {
-		conn.SetReadDeadline(time.Now().Add(s.cfg.idle))
-		kind, data, err := conn.ReadMessage()
-		if err != nil {
-			var ne net.Error
+		var msg wsMessage
+		select {
+		case msg = <-messages:
+		case <-idle.C:
+			s.metrics.refused.WithLabelValues("idle").Inc()
+			send(fmt.Sprintf("err No command for %s: the session is closed.\nok\n", s.cfg.idle))
+			closeWith(websocket.CloseNormalClosure, "idle")
+			log.Info().Msg("session ended: idle")
+			return
+		}
+		if msg.err != nil {
 			switch {
 			case s.draining.Load():
 				closeWith(websocket.CloseGoingAway, "server shutting down")
-			case errors.As(err, &ne) && ne.Timeout():
-				s.metrics.refused.WithLabelValues("idle").Inc()
-				send(fmt.Sprintf("err No command for %s: the session is closed.\nok\n", s.cfg.idle))
-				closeWith(websocket.CloseNormalClosure, "idle")
-			case errors.Is(err, websocket.ErrReadLimit):
+			case errors.Is(msg.err, websocket.ErrReadLimit):
 				s.metrics.refused.WithLabelValues("too_long").Inc()
 			}
-			log.Info().AnErr("end", err).Msg("session ended")
+			log.Info().AnErr("end", msg.err).Msg("session ended")
 			return
 		}
-		command := strings.TrimRight(string(data), "\r\n")
+		command := strings.TrimRight(string(msg.data), "\r\n")
 		switch {
-		case kind != websocket.TextMessage:
+		case msg.kind != websocket.TextMessage:
 			answer.WriteString("err Send each command as a text message.\nok\n")
+		case !utf8.ValidString(command):
+			answer.WriteString("err The command is not valid UTF-8.\nok\n")
 		case strings.ContainsAny(command, "\r\n"):
 			answer.WriteString("err Send one command per message.\nok\n")
 		default:
-			if quit := engine.Handle(s.hardStop, command, answer); quit {
+			if quit := engine.Handle(ctx, command, answer); quit {
 				closeWith(websocket.CloseNormalClosure, "exit")
 				return
 			}
@@ -179,7 +245,49 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		if answer.Flush() != nil {
 			return
 		}
+		if ctx.Err() != nil {
+			log.Info().Msg("session ended: the client left during a command")
+			return
+		}
+		idle.Reset(s.cfg.idle)
 	}
+}
+
+// wsMessage is one message a WebSocket client sent, or the error that
+// ended its connection.
+type wsMessage struct {
+	kind int
+	data []byte
+	err  error
+}
+
+// wsQueue is how many messages a client may send ahead of the answers:
+// beyond it the reader waits, holding at most wsQueue * --max-line bytes.
+const wsQueue = 16
+
+// readMessages reads conn's messages on a goroutine of its own until the
+// connection ends: then it calls leave, which cancels the command in
+// progress at once, and sends the error as the last message. It gives up
+// a send when done is closed (the session is over).
+func readMessages(conn *websocket.Conn, leave func(), done <-chan struct{}) <-chan wsMessage {
+	messages := make(chan wsMessage, wsQueue)
+	go func() {
+		for {
+			kind, data, err := conn.ReadMessage()
+			if err != nil {
+				leave()
+			}
+			select {
+			case messages <- wsMessage{kind: kind, data: data, err: err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return messages
 }
 
 // liveAnswer gathers a UHP answer for a WebSocket. The engine session

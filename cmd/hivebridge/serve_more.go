@@ -13,6 +13,7 @@ import (
 func (s *server) serveHub(raw net.Conn) {
 	defer s.active.Done()
 	defer raw.Close()
+	defer s.recoverSession("hub-tcp", s.log.With().Str("remote", raw.RemoteAddr().String()).Logger())
 	refuse := func(w io.Writer, msg string) {
 		fmt.Fprintln(w, hub.Error{Message: msg}.Line().String())
 	}
@@ -52,10 +53,7 @@ func (s *server) serveHub(raw net.Conn) {
 	session := hub.NewSession(cfg)
 	log.Info().Str("remote", raw.RemoteAddr().String()).Msg("session started")
 	err := session.Run(s.hardStop, ls.in, ls.conn)
-	if ls.conn.idled.Load() {
-		refuse(ls.conn, fmt.Sprintf("No command for %s: the session is closed.", s.cfg.idle))
-		s.metrics.refused.WithLabelValues("idle").Inc()
-	}
+	s.sayWhyEnded(ls.conn, refuse)
 	log.Info().AnErr("end", err).Msg("session ended")
 }
 
@@ -65,6 +63,7 @@ func (s *server) serveHub(raw net.Conn) {
 func (s *server) serveJSON(conn net.Conn) {
 	defer s.active.Done()
 	defer conn.Close()
+	defer s.recoverSession("hivejson", s.log.With().Str("remote", conn.RemoteAddr().String()).Logger())
 	if !s.allowed(conn.RemoteAddr()) {
 		s.jsonServer.Refuse(conn, notAllowed(conn.RemoteAddr().String()))
 		return

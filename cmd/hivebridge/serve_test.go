@@ -36,7 +36,7 @@ type daemon struct {
 // startDaemon runs hivebridge serve with args plus listeners on free ports,
 // and returns once it listens on all of them (--hub and --hivejson too,
 // when args ask for them).
-func startDaemon(t *testing.T, args ...string) *daemon {
+func startDaemon(t testing.TB, args ...string) *daemon {
 	t.Helper()
 	d := &daemon{goroutines: runtime.NumGoroutine()}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -100,7 +100,7 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 }
 
 // checkNoGoroutineLeft fails if the daemon left goroutines behind.
-func (d *daemon) checkNoGoroutineLeft(t *testing.T) {
+func (d *daemon) checkNoGoroutineLeft(t testing.TB) {
 	t.Helper()
 	// The test's own HTTP keep-alive connections are not the daemon's.
 	http.DefaultClient.CloseIdleConnections()
@@ -448,7 +448,11 @@ func TestServeShutdownWithSearchInFlight(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("shutdown took %v", took)
 	}
+	// Each client is told why its session ends, then it is closed.
 	for _, s := range []*tcpSession{busy, idle} {
+		if got := s.answer(t); !slices.Equal(got, []string{"err The server is shutting down: the session is closed."}) {
+			t.Errorf("at shutdown a session was told %q", got)
+		}
 		s.conn.SetReadDeadline(time.Now().Add(2 * time.Second))
 		if _, err := s.in.ReadString('\n'); err == nil {
 			t.Errorf("a session was not closed")

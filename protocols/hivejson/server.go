@@ -22,9 +22,10 @@ import (
 // carries Greetings first, then every Choose Turn, one request in flight
 // at a time" (wire doc). A Server answers each connection on a goroutine
 // of its own, which owns that connection's state (its Decoder), reading a
-// request, answering it, and only then reading the next. It knows nothing
-// of processes or flags: it needs a listener or a connection, and a
-// Searcher to choose its moves.
+// request, answering it, and only then reading the next; while it
+// searches, another goroutine reads ahead only to see the controller leave
+// (see watchEnd). It knows nothing of processes or flags: it needs a
+// listener or a connection, and a Searcher to choose its moves.
 
 // ServerConfig sets up a Server. Zero durations and sizes take the
 // defaults below.
@@ -38,6 +39,12 @@ type ServerConfig struct {
 	// DefaultTime is how long to think when a request's response_deadline
 	// is null, as it "always is in practice" (wire doc).
 	DefaultTime time.Duration
+	// MaxTime, if not zero, bounds how long any request may think,
+	// whatever its response_deadline grants (up to an hour): the search
+	// is asked to end by then and stopped a Margin later, so that a
+	// daemon's engines are not held for as long as a controller cares to
+	// ask.
+	MaxTime time.Duration
 	// Margin is kept back from a request's time for the answer to reach
 	// the controller (at most a fifth of the time), and is how long a
 	// search may overrun DefaultTime before the Server stops it.
@@ -100,6 +107,12 @@ const minThink = 20 * time.Millisecond
 // waits an hour for one turn, and the bound keeps the arithmetic on a
 // peer's numbers from overflowing.
 const maxTotal = time.Hour
+
+// readAhead bounds what is read of a connection while a request is
+// answered, to see the controller leave: a controller that sends more
+// before its answer (one request is in flight at a time) has the rest wait
+// in the connection, and its leaving is then seen after the answer.
+const readAhead = 64 << 10
 
 // ErrIdle is why ServeConn closes a connection that sent nothing for the
 // idle timeout.
@@ -243,6 +256,12 @@ type serverConn struct {
 	log  zerolog.Logger
 	// games, if not nil, is told of the games played (ServerConfig.Watch).
 	games Watcher
+	// gone is why the connection ended while a request was answered
+	// (io.EOF when the controller closed it), seen by watchEnd.
+	gone error
+	// ahead holds what watchEnd reads; only one goroutine at a time
+	// touches it.
+	ahead []byte
 }
 
 func (c *serverConn) run(ctx context.Context) error {
@@ -300,6 +319,13 @@ func (c *serverConn) run(ctx context.Context) error {
 			reply = m.Reply(c.s.cfg.Greeting)
 		case *ChooseTurnRequest:
 			reply = c.chooseTurn(ctx, m, received)
+			if c.gone != nil {
+				// The controller has left: there is no one to answer.
+				if errors.Is(c.gone, io.EOF) {
+					return nil
+				}
+				return c.gone
+			}
 		case *ErrorFrame:
 			c.log.Warn().Str("error", m.Message).Msg("the controller sent an error frame; not answered")
 		default:
@@ -375,10 +401,16 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	}
 	think, answerBy := c.s.budget(req, received)
 	sctx, cancel := context.WithDeadline(ctx, answerBy)
+	watched := c.watchEnd(cancel)
 	var last engine.Progress
 	m, err := c.s.cfg.Searcher.BestMove(sctx, g, engine.Limit{Time: think}, func(p engine.Progress) { last = p })
 	timedOut := sctx.Err() != nil
 	cancel()
+	watched()
+	if c.gone != nil {
+		log.Info().AnErr("end", c.gone).Dur("took", time.Since(received)).Msg("the controller left during the search; not answered")
+		return req.Refuse(c.gone)
+	}
 	chosen := Choice{Move: m}
 	ok := false
 	switch {
@@ -403,6 +435,55 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	}
 	log.Info().Str("turn", turnString(chosen.Turn)).Dur("took", time.Since(received)).Msg("Choose Turn answered")
 	return reply(chosen)
+}
+
+// watchEnd reads the connection on a goroutine of its own while a request
+// is answered, so that the controller's leaving cancels the search at once
+// (cancel) rather than after a search of up to an hour. The idle timeout
+// does not run meanwhile: the controller is waiting for the module. The
+// function it returns stops the reading, hands what was read to the
+// Decoder, to be read as if it had come after the answer, and sets c.gone
+// if the connection ended; it must be called before the connection is read
+// again.
+func (c *serverConn) watchEnd(cancel context.CancelFunc) (stop func()) {
+	if c.ahead == nil {
+		c.ahead = make([]byte, 0, 4096)
+	}
+	c.conn.SetReadDeadline(time.Time{})
+	ended := make(chan error, 1)
+	go func() {
+		buf := c.ahead[:0]
+		for len(buf) < readAhead {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)]
+			}
+			n, err := c.conn.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err != nil {
+				c.ahead = buf
+				// A deadline is the module's own doing: stop below,
+				// or the server's context ending (whose search is
+				// cancelled with it).
+				if errors.Is(err, os.ErrDeadlineExceeded) {
+					err = nil
+				} else {
+					cancel()
+				}
+				ended <- err
+				return
+			}
+		}
+		c.ahead = buf
+		ended <- nil
+	}()
+	return func() {
+		c.conn.SetReadDeadline(time.Now())
+		c.gone = <-ended
+		c.dec.Feed(c.ahead)
+		if cap(c.ahead) > 4096 {
+			c.ahead = nil // a controller that wrote ahead once need not keep its buffer
+		}
+	}
 }
 
 // onlyMove reports whether every choice makes the same move, so that there
@@ -438,7 +519,22 @@ func fallback(choices []Choice) Choice {
 // machines' clocks need not agree; a reserve, a fifth of that time but at
 // most Margin, is kept back for the answer's journey, and the search is
 // asked to end a reserve before that.
+//
+// MaxTime, when set, caps the time to think, and the answer is then due a
+// Margin after it at the latest.
 func (s *Server) budget(req *ChooseTurnRequest, received time.Time) (think time.Duration, answerBy time.Time) {
+	think, answerBy = s.granted(req, received)
+	if s.cfg.MaxTime > 0 && think > s.cfg.MaxTime {
+		think = s.cfg.MaxTime
+		if by := received.Add(think + s.cfg.Margin); by.Before(answerBy) {
+			answerBy = by
+		}
+	}
+	return think, answerBy
+}
+
+// granted is budget without MaxTime: the time a request grants.
+func (s *Server) granted(req *ChooseTurnRequest, received time.Time) (think time.Duration, answerBy time.Time) {
 	if req.ResponseDeadline == nil {
 		return s.cfg.DefaultTime, received.Add(s.cfg.DefaultTime + s.cfg.Margin)
 	}

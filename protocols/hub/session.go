@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 
@@ -79,6 +80,9 @@ type GameWatcher interface {
 	// the position searched, before its done is written.
 	Answered(g *core.Game, m core.Move)
 }
+
+// errNotUTF8 answers a line that is not valid UTF-8.
+const errNotUTF8 constError = "the line is not valid UTF-8; ignored"
 
 // The default bounds of the session.
 const (
@@ -307,14 +311,17 @@ func (s *Session) write(m Message) {
 }
 
 // fail prints error message="...": hub-hive.md's answer "for anything that
-// cannot be done, on its own line".
+// cannot be done, on its own line". The message is made valid UTF-8: the
+// GUI's lines are by then, but a searcher's words may come from another
+// process, in any bytes.
 func (s *Session) fail(err error) {
 	s.cfg.Log.Debug().Err(err).Msg("error answered")
-	s.write(ErrorOf(err))
+	s.write(Error{Message: strings.ToValidUTF8(err.Error(), "\uFFFD")})
 }
 
 // input handles one line of input: malformed lines are answered with error
-// and change nothing.
+// and change nothing. A line that is not valid UTF-8 is one, answered
+// without quoting it, so that the session never writes invalid UTF-8.
 func (s *Session) input(in input) {
 	switch {
 	case in.end:
@@ -325,6 +332,9 @@ func (s *Session) input(in input) {
 		return
 	case in.tooLong:
 		s.fail(fmt.Errorf("the line is longer than %d bytes; ignored", s.cfg.MaxLine))
+		return
+	case !utf8.ValidString(in.line):
+		s.fail(errNotUTF8)
 		return
 	}
 	m, err := ReadCommand(in.line)

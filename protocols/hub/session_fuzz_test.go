@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
@@ -24,10 +25,14 @@ func (quick) BestMove(_ context.Context, g *core.Game, _ engine.Limit, _ func(en
 }
 
 // gosBeforeQuit counts the go commands of input that a session handles:
-// those that read as go, up to the first quit.
+// those that read as go, up to the first quit. A line that is not valid
+// UTF-8 is none of them: the session refuses it.
 func gosBeforeQuit(input string) int {
 	n := 0
 	for _, line := range strings.Split(input, "\n") {
+		if !utf8.ValidString(line) {
+			continue
+		}
 		m, err := hub.ReadCommand(strings.TrimSuffix(line, "\r"))
 		if err != nil {
 			continue

@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 
@@ -47,6 +49,14 @@ type Config struct {
 	// PerftThreads is how many threads perft counts on; zero means one per
 	// CPU.
 	PerftThreads int
+	// PerftSlot, if set, is called before perft counts, with the
+	// command's context; perft counts under the context it returns, and
+	// calls release once the count is done: a daemon makes perft wait
+	// for, and hold, one of the places its searches take, so that perft
+	// cannot take the machine from them, and bounds its time. An error
+	// (no place before the context ends, say) is the command's answer, and
+	// so is the end of the returned context's deadline.
+	PerftSlot func(ctx context.Context) (slot context.Context, release func(), err error)
 	// Log receives the session's diagnostics (never protocol lines); the
 	// zero value discards them.
 	Log zerolog.Logger
@@ -55,6 +65,14 @@ type Config struct {
 	Matchmaker Matchmaker
 	// MaxLine bounds the length of a command line; zero means 1 MiB.
 	MaxLine int
+	// CancelOnEnd makes the end of the input cancel the command in
+	// progress at once, and Run return with no further answer: for a
+	// daemon's client, whose leaving means it wants nothing more, and who
+	// must not leave a search of hours behind it. Run then reads the input
+	// ahead on a goroutine of its own. Leave it off on standard input,
+	// where a piped script's input ends as soon as it is written and every
+	// command in it wants its answer.
+	CancelOnEnd bool
 	// OnCommand, if set, is told of every command answered: its keyword,
 	// how long the answer took, and the error it reported, if any.
 	OnCommand func(command string, took time.Duration, err error)
@@ -149,6 +167,13 @@ func (e *Engine) maxLineLen() int {
 // Run prints the info answer unprompted, as the reference engine does on
 // start, then answers each line of in on out until in ends (after
 // answering every command already read) or ctx is done.
+//
+// With CancelOnEnd, the end of in (or a failed read) instead cancels the
+// command in progress at once and ends Run, with nothing answered after
+// that command; a ctx done ends Run at once too, rather than after the
+// line being read. In either case the goroutine reading in may still be
+// blocked in in's Read when Run returns: the caller must then close in
+// (the connection), which ends it.
 func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer e.Close()
 	w := bufio.NewWriter(out)
@@ -157,6 +182,9 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		return err
 	}
 	r := bufio.NewReaderSize(in, 64*1024)
+	if e.cfg.CancelOnEnd {
+		return e.runReadingAhead(ctx, r, w)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -181,6 +209,135 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 }
 
+// runReadingAhead is Run with CancelOnEnd: the input is read on a
+// goroutine of its own while the commands are answered one at a time, in
+// order, on this one.
+func (e *Engine) runReadingAhead(ctx context.Context, r *bufio.Reader, w *bufio.Writer) error {
+	cmdCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	in := newReadAhead(e.maxLineLen())
+	defer close(in.done)
+	go in.read(r, cancel)
+	for {
+		var l inputLine
+		select {
+		case <-in.ended:
+			return in.err
+		case <-ctx.Done():
+			return ctx.Err()
+		case l = <-in.lines:
+			in.took(l)
+		}
+		// A line read before the end is not answered once the end has
+		// come: the client wants nothing more.
+		select {
+		case <-in.ended:
+			return in.err
+		default:
+		}
+		if l.tooLong {
+			writeLines(w, "err The command is longer than "+strconv.Itoa(e.maxLineLen())+" bytes.", "ok")
+		} else if quit := e.Handle(cmdCtx, l.text, w); quit {
+			return w.Flush()
+		}
+		if err := w.Flush(); err != nil {
+			select {
+			case <-in.ended:
+				return in.err // the client has gone: its answer with it
+			default:
+				return err
+			}
+		}
+	}
+}
+
+// maxPendingLines bounds the lines read ahead and not yet answered: a
+// client that sends more behind a long command waits for them in its
+// connection, and its leaving is then seen only once they are taken.
+const maxPendingLines = 64
+
+// inputLine is one line of the input read ahead.
+type inputLine struct {
+	text    string
+	tooLong bool
+}
+
+// readAhead is the input of a session read on a goroutine of its own, so
+// that its end is seen while a command runs. The lines are held in order
+// until the session takes them, at most maxPendingLines of them and, unless
+// one line alone is longer, at most MaxLine bytes, so that a client that
+// writes ahead costs the session a few times its line limit at most (the
+// line answered, the lines held, the line being read), not what it cares
+// to send.
+type readAhead struct {
+	lines   chan inputLine // the lines read and not yet taken
+	room    chan struct{}  // told (cap 1) when a line is taken
+	pending atomic.Int64   // bytes of the lines read and not yet taken
+	maxLine int            // the session's MaxLine: the bound of a line, and of the bytes held
+	ended   chan struct{}  // closed when the input has ended
+	err     error          // why it ended, nil for its end; set before ended is closed
+	done    chan struct{}  // closed when Run returns: the reader gives up its sends
+}
+
+func newReadAhead(maxLine int) *readAhead {
+	return &readAhead{
+		lines:   make(chan inputLine, maxPendingLines),
+		room:    make(chan struct{}, 1),
+		maxLine: maxLine,
+		ended:   make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+}
+
+// read feeds the lines of r to the session until r ends, then cancels the
+// command in progress (end) and closes ended. A last line with no line
+// break is not a command: the input ended in it.
+func (a *readAhead) read(r *bufio.Reader, end context.CancelFunc) {
+	for {
+		text, tooLong, err := ReadLine(r, a.maxLine)
+		if err != nil {
+			if err != io.EOF {
+				a.err = err
+			}
+			end()
+			close(a.ended)
+			return
+		}
+		if !a.send(inputLine{text: text, tooLong: tooLong}) {
+			return
+		}
+	}
+}
+
+// send hands a line to the session, once there is room for it; it reports
+// false if the session has ended first.
+func (a *readAhead) send(l inputLine) bool {
+	n := int64(len(l.text))
+	for p := a.pending.Load(); p > 0 && p+n > int64(a.maxLine); p = a.pending.Load() {
+		select {
+		case <-a.room:
+		case <-a.done:
+			return false
+		}
+	}
+	a.pending.Add(n)
+	select {
+	case a.lines <- l:
+		return true
+	case <-a.done:
+		return false
+	}
+}
+
+// took tells the reader that the session has taken l.
+func (a *readAhead) took(l inputLine) {
+	a.pending.Add(-int64(len(l.text)))
+	select {
+	case a.room <- struct{}{}:
+	default:
+	}
+}
+
 func writeLines(w io.Writer, lines ...string) {
 	for _, l := range lines {
 		io.WriteString(w, l)
@@ -198,14 +355,18 @@ func flush(w io.Writer) {
 }
 
 // Handle answers one command line on w, ending with ok; a blank line gets
-// no answer. It reports whether the command asks the engine to exit.
+// no answer. It reports whether the command asks the engine to exit. A
+// line that is not valid UTF-8 is no command: it is answered with an error
+// that quotes none of it, so that nothing the engine writes is invalid
+// UTF-8, which a viewer's decoder may choke on.
 func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit bool) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return false
 	}
 	cmd, args := lowerASCII(fields[0]), fields[1:]
-	if cmd == "exit" || cmd == "quit" {
+	valid := utf8.ValidString(line)
+	if valid && (cmd == "exit" || cmd == "quit") {
 		return true
 	}
 	start := time.Now()
@@ -216,21 +377,27 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 	e.mu.Lock()
 	e.stop = cancel
 	e.mu.Unlock()
-	err := e.dispatch(ctx, cmd, args, w)
+	err := error(errNotUTF8)
+	if valid {
+		err = e.dispatch(ctx, cmd, args, w)
+	}
 	e.mu.Lock()
 	e.stop = nil
 	e.mu.Unlock()
 	cancel()
 	if err != nil {
 		var invalid invalidMove
+		// A searcher's or a matchmaker's words may come from another
+		// process, in any bytes: what is written is valid UTF-8 all the
+		// same.
 		if errors.As(err, &invalid) {
-			writeLines(w, "invalidmove "+invalid.Error())
+			writeLines(w, "invalidmove "+strings.ToValidUTF8(invalid.Error(), "\uFFFD"))
 		} else {
-			writeLines(w, "err "+err.Error())
+			writeLines(w, "err "+strings.ToValidUTF8(err.Error(), "\uFFFD"))
 		}
 	}
 	took := time.Since(start)
-	e.cfg.Log.Debug().Str("command", cmd).Dur("took", took).AnErr("refused", err).Msg("uhp command")
+	e.cfg.Log.Debug().Str("command", strings.ToValidUTF8(cmd, "\uFFFD")).Dur("took", took).AnErr("refused", err).Msg("uhp command")
 	if e.cfg.OnCommand != nil {
 		e.cfg.OnCommand(cmd, took, err)
 	}
@@ -253,6 +420,7 @@ const (
 	errInvalidCommand Error = "Invalid command. Try 'help' to see a list of valid commands."
 	errNoGame         Error = "No game in progress. Try 'newgame' to start a new game."
 	errGameOver       Error = "The game is over. Try 'newgame' to start a new game."
+	errNotUTF8        Error = "The command is not valid UTF-8."
 )
 
 func (e *Engine) dispatch(ctx context.Context, cmd string, args []string, w io.Writer) error {
@@ -699,11 +867,24 @@ func (e *Engine) perft(ctx context.Context, args []string, w io.Writer) error {
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	for d := 1; d <= depth; d++ {
-		if err := ctx.Err(); err != nil {
+	start := time.Now()
+	if depth > 0 && e.cfg.PerftSlot != nil {
+		slot, release, err := e.cfg.PerftSlot(ctx)
+		if err != nil {
 			return err
 		}
-		writeLines(w, PerftLine(e.game, d, threads))
+		defer release()
+		ctx = slot
+	}
+	for d := 1; d <= depth; d++ {
+		line, err := PerftLineContext(ctx, e.game, d, threads)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("Unable to calculate perft(%d): stopped after %s, this engine's limit.", d, time.Since(start).Round(time.Second))
+		}
+		if err != nil {
+			return err
+		}
+		writeLines(w, line)
 		flush(w)
 	}
 	return nil
@@ -714,8 +895,23 @@ func (e *Engine) perft(ctx context.Context, args []string, w io.Writer) error {
 // "depth=D nodes=N ms=T nps=R".
 func PerftLine(g *core.Game, d, threads int) string {
 	start := time.Now()
-	nodes := g.PerftParallel(d, threads)
-	elapsed := time.Since(start)
+	return perftLine(d, g.PerftParallel(d, threads), time.Since(start))
+}
+
+// PerftLineContext is PerftLine stopped when ctx is done (see
+// core.Game.PerftContext), for a session whose client may leave or
+// interrupt it: it then returns ctx.Err() and no line.
+func PerftLineContext(ctx context.Context, g *core.Game, d, threads int) (string, error) {
+	start := time.Now()
+	nodes, err := g.PerftContext(ctx, d, threads)
+	if err != nil {
+		return "", err
+	}
+	return perftLine(d, nodes, time.Since(start)), nil
+}
+
+// perftLine writes the result line of the perft command.
+func perftLine(d int, nodes uint64, elapsed time.Duration) string {
 	nps := uint64(0)
 	if elapsed > 0 {
 		nps = uint64(float64(nodes) / elapsed.Seconds())

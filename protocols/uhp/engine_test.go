@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
@@ -51,7 +52,8 @@ func commandLines(input string) (n int) {
 		if len(fields) == 0 {
 			continue
 		}
-		if k := strings.ToLower(fields[0]); k == "exit" || k == "quit" {
+		// A line that is not valid UTF-8 is answered, exit or not.
+		if k := strings.ToLower(fields[0]); (k == "exit" || k == "quit") && utf8.ValidString(line) {
 			break
 		}
 		n++
