@@ -22,6 +22,7 @@ type hivejsonConfig struct {
 	listen      string
 	backend     backendFlags
 	defaultTime time.Duration
+	maxTime     time.Duration
 	idle        time.Duration
 	maxSessions int
 	maxFrame    int
@@ -78,6 +79,7 @@ exits 0.`,
 	cmd.MarkFlagRequired("listen")
 	cfg.backend.register(cmd)
 	f.DurationVar(&cfg.defaultTime, "default-time", hivejson.DefaultThinkTime, "how long to think when a request sets no response_deadline")
+	f.DurationVar(&cfg.maxTime, "max-search-time", 5*time.Minute, "the longest any request may think, whatever its response_deadline")
 	f.DurationVar(&cfg.idle, "idle-timeout", hivejson.DefaultIdleTimeout, "close a connection that sends nothing for this long")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most controller connections at once; more are answered with an error frame")
 	f.IntVar(&cfg.maxFrame, "max-frame", hivejson.DefaultMaxLen, "the longest frame accepted, in the units of --frame-length")
@@ -105,20 +107,24 @@ func runHivejson(ctx context.Context, cmd *cobra.Command, cfg hivejsonConfig) er
 		return fmt.Errorf("--pool-size %d: want at least 1", cfg.poolLimit)
 	case cfg.poolQueue < 0:
 		return fmt.Errorf("--pool-queue %d: want 0 or more", cfg.poolQueue)
+	case cfg.maxTime <= 0:
+		return fmt.Errorf("--max-search-time %s: want a positive duration", cfg.maxTime)
+	case cfg.idle <= 0:
+		return fmt.Errorf("--idle-timeout %s: want a positive duration", cfg.idle)
 	case cfg.poolWait <= 0:
 		return fmt.Errorf("--pool-wait %s: want a positive duration", cfg.poolWait)
 	}
 	allow, err := allowlist.Parse(cfg.allowFrom)
 	if err != nil {
-		return fmt.Errorf("--allow-from: %v", err)
+		return fmt.Errorf("--allow-from: %w", err)
 	}
 	frameLength, err := hivejson.ParseFrameLength(cfg.frameLength)
 	if err != nil {
-		return fmt.Errorf("--%v", err)
+		return fmt.Errorf("--%w", err)
 	}
 	l, err := net.Listen("tcp", loopback(cfg.listen))
 	if err != nil {
-		return fmt.Errorf("--listen %s: %v", cfg.listen, err)
+		return fmt.Errorf("--listen %s: %w", cfg.listen, err)
 	}
 	defer l.Close()
 	log := logger(cmd)
@@ -151,6 +157,7 @@ func runHivejson(ctx context.Context, cmd *cobra.Command, cfg hivejsonConfig) er
 		},
 		Searcher:    pool.Searcher(),
 		DefaultTime: cfg.defaultTime,
+		MaxTime:     cfg.maxTime,
 		IdleTimeout: cfg.idle,
 		MaxFrame:    cfg.maxFrame,
 		FrameLength: frameLength,

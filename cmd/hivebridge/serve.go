@@ -138,7 +138,7 @@ SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
 	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long commands in progress may run on at shutdown")
 	registerDB(cmd, &cfg.db)
 	f.IntVar(&cfg.archiveBacklog, "archive-backlog", 10000, "the most ended games held while the archive is unavailable, to write once it is back; more are lost (and counted)")
-	f.DurationVar(&cfg.archiveRetention, "archive-retention", 0, "delete archived games that ended longer ago than this (e.g. 2160h for 90 days); 0 keeps every game")
+	f.DurationVar(&cfg.archiveRetention, "archive-retention", 0, "delete the archived games that are over (finished or interrupted) and started longer ago than this (e.g. 2160h for 90 days), checked every 5s; 0 keeps every game")
 	return cmd
 }
 
@@ -553,6 +553,7 @@ func (s *server) newSession(protocol string) (*uhp.Engine, zerolog.Logger) {
 		// A TCP client that leaves wants nothing more: its search or
 		// perft stops at once and gives its engine back to the pool.
 		CancelOnEnd: protocol == "uhp-tcp",
+		Drain:       s.drain.Done(),
 		OnCommand: func(command string, took time.Duration, err error) {
 			s.metrics.commands.WithLabelValues(protocol, commandLabel(command)).Inc()
 			s.metrics.latency.WithLabelValues(protocol).Observe(took.Seconds())

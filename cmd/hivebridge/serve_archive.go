@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,17 +34,26 @@ func registerDB(cmd *cobra.Command, db *string) {
 const sweepEvery = 5 * time.Second
 
 // serverArchive is the daemon's archive: the store, the keeper that
-// writes to it, and the counter of what it failed to keep.
+// writes to it, and the counters of what it failed to keep and of the
+// writes the database refused.
 type serverArchive struct {
-	store  archive.Store
-	keeper *archive.Keeper
-	lost   *prometheus.CounterVec
+	store   archive.Store
+	keeper  *archive.Keeper
+	lost    *prometheus.CounterVec
+	refused *prometheus.CounterVec
 }
 
 // openArchive opens the daemon's archive (nil with --db none), marks
 // interrupted the games that daemons no longer running left in progress,
 // and keeps doing so while ctx lasts.
+//
+// With --archive-retention, each sweep also deletes the games that
+// started longer ago than that and are no longer in progress, so that an
+// archive kept for a while does not grow for ever.
 func (s *server) openArchive(ctx context.Context) error {
+	if s.cfg.archiveRetention < 0 {
+		return fmt.Errorf("--archive-retention %s: want a duration of 0 (keep every game) or more", s.cfg.archiveRetention)
+	}
 	store, err := archive.Open(ctx, s.cfg.db, "serve")
 	if err != nil || store == nil {
 		return err
@@ -50,7 +61,10 @@ func (s *server) openArchive(ctx context.Context) error {
 	a := &serverArchive{store: store, lost: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "hivebridge_archive_not_archived_total",
 		Help: "Games (never started in the archive) and moves that ended without being archived.",
-	}, []string{"what"})}
+	}, []string{"what"}), refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "hivebridge_archive_refused_writes_total",
+		Help: "Writes the database refused for what they held (cause: data, constraint, statement, missing); each gives its game up, and what the game then lacks is counted in hivebridge_archive_not_archived_total.",
+	}, []string{"cause"})}
 	// A session waits for the archive only when its game's last write has
 	// not ended by its next command or change: the waits, against
 	// hivebridge_commands_total, are what the archive adds to answers.
@@ -59,13 +73,17 @@ func (s *server) openArchive(ctx context.Context) error {
 		Help:    "Time a session waited for its game's last archive write, counted only when that write had not ended.",
 		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 15),
 	})
-	s.metrics.registry.MustRegister(a.lost, waits)
+	s.metrics.registry.MustRegister(a.lost, a.refused, waits)
 	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.archiveBacklog, OnLost: func(games, moves int) {
 		a.lost.WithLabelValues("games").Add(float64(games))
 		a.lost.WithLabelValues("moves").Add(float64(moves))
-	}, OnWait: func(d time.Duration) { waits.Observe(d.Seconds()) }})
+	}, OnRefused: func(cause string) { a.refused.WithLabelValues(cause).Inc() },
+		OnWait: func(d time.Duration) { waits.Observe(d.Seconds()) }})
 	a.lost.WithLabelValues("games")
 	a.lost.WithLabelValues("moves")
+	for _, cause := range archive.RefusalCauses() {
+		a.refused.WithLabelValues(cause)
+	}
 	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "hivebridge_archive_pending_games",
 		Help: "Games that ended while the archive was unavailable, held to be written once it is back.",
@@ -81,6 +99,16 @@ func (s *server) openArchive(ctx context.Context) error {
 			s.log.Warn().Err(err).Msg("looking for interrupted games")
 		} else if n > 0 {
 			s.log.Info().Int("games", n).Msg("games left in progress by a stopped daemon marked interrupted")
+		}
+		if s.cfg.archiveRetention > 0 {
+			before := time.Now().Add(-s.cfg.archiveRetention)
+			n, err := store.Prune(ctx, before)
+			if err != nil {
+				s.log.Warn().Err(err).Msg("deleting the games older than --archive-retention")
+			}
+			if n > 0 {
+				s.log.Info().Int("games", n).Time("started_before", before).Msg("games older than --archive-retention deleted")
+			}
 		}
 	}
 	sweep()
@@ -217,7 +245,9 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 // move), GET /games/{id}.txt (its GameString alone) and GET /ratings.
 func (s *server) archiveRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /games", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
-		f, err := archive.ParseFilter(r.URL.Query())
+		// The raw query, not r.URL.Query(), which drops a malformed
+		// parameter (player=%zz) without a word and lists every game.
+		f, err := archive.ParseFilterQuery(r.URL.RawQuery)
 		if err != nil {
 			httpError(w, http.StatusBadRequest, err)
 			return
@@ -230,6 +260,10 @@ func (s *server) archiveRoutes(mux *http.ServeMux) {
 		writeJSON(w, map[string]any{"games": games, "total": total, "page": f.Page, "per_page": f.PerPage})
 	}))
 	mux.HandleFunc("GET /games/{id}", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		if err := noParameters(r); err != nil {
+			httpError(w, http.StatusBadRequest, err)
+			return
+		}
 		text, asText := strings.CutSuffix(r.PathValue("id"), ".txt")
 		id, err := strconv.ParseInt(text, 10, 64)
 		if err != nil || id < 1 {
@@ -249,6 +283,10 @@ func (s *server) archiveRoutes(mux *http.ServeMux) {
 		writeJSON(w, g)
 	}))
 	mux.HandleFunc("GET /ratings", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
+		if err := noParameters(r); err != nil {
+			httpError(w, http.StatusBadRequest, err)
+			return
+		}
 		outcomes, err := store.Outcomes(r.Context())
 		if err != nil {
 			archiveError(w, err)
@@ -256,6 +294,23 @@ func (s *server) archiveRoutes(mux *http.ServeMux) {
 		}
 		writeJSON(w, map[string]any{"ratings": archive.Ratings(outcomes), "games": len(outcomes)})
 	}))
+}
+
+// noParameters refuses a query on a route that takes none, as GET /games
+// refuses a filter it does not know: a parameter the client thinks
+// matters is not silently ignored.
+func noParameters(r *http.Request) error {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return fmt.Errorf("malformed query: %w", err)
+	}
+	if keys := slices.Sorted(maps.Keys(q)); len(keys) > 0 {
+		return fmt.Errorf("unknown parameter %q: %s takes none", keys[0], r.URL.Path)
+	}
+	return nil
 }
 
 // withArchive answers 404 when the daemon keeps no archive.
@@ -270,13 +325,16 @@ func (s *server) withArchive(h func(http.ResponseWriter, *http.Request, archive.
 }
 
 // archiveError answers a store's error: an unknown game or a page past
-// the end is the client's 404, anything else the database's 503.
+// the end is the client's 404, a filter no game could pass its 400,
+// anything else the database's 503.
 func archiveError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, archive.ErrNotFound), errors.Is(err, archive.ErrPastEnd):
 		httpError(w, http.StatusNotFound, err)
+	case errors.Is(err, archive.ErrBadFilter):
+		httpError(w, http.StatusBadRequest, err)
 	default:
-		httpError(w, http.StatusServiceUnavailable, fmt.Errorf("the archive is unavailable: %v", err))
+		httpError(w, http.StatusServiceUnavailable, fmt.Errorf("the archive is unavailable: %w", err))
 	}
 }
 
@@ -294,13 +352,19 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // archiveHealth is the archive's part of /healthz: "" when it takes
-// writes (or there is none), else why not.
+// writes (or there is none) and the pairing across daemons listens (or
+// there is none), else why not.
 func (s *server) archiveHealth(ctx context.Context) string {
-	if s.archive == nil {
-		return ""
+	var why []string
+	if s.archive != nil {
+		if err := s.archive.keeper.Health(ctx); err != nil {
+			why = append(why, err.Error())
+		}
 	}
-	if err := s.archive.keeper.Health(ctx); err != nil {
-		return err.Error()
+	if s.shared != nil {
+		if h := s.shared.Health(); h != "" {
+			why = append(why, h)
+		}
 	}
-	return ""
+	return strings.Join(why, "; ")
 }

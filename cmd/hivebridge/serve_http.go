@@ -204,7 +204,13 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	defer leave()
 	done := make(chan struct{})
 	defer close(done)
-	messages := readMessages(conn, leave, done)
+	// At shutdown the read is interrupted, but the command in progress is
+	// answered as it would have been: only the client's leaving cancels.
+	messages := readMessages(conn, func() {
+		if !s.draining.Load() {
+			leave()
+		}
+	}, done)
 	idle := time.NewTimer(s.cfg.idle)
 	defer idle.Stop()
 	for {

@@ -59,13 +59,18 @@ func temporaryAcceptError(err error) bool {
 }
 
 // deadlineConn bounds each read by the idle timeout, or by an absolute
-// deadline while one is set, and each write by writeTimeout, and ends
-// reading at once when the server drains.
+// deadline while one is set, and each write by writeTimeout, and (with
+// endOnDrain) ends reading at once when the server drains.
 type deadlineConn struct {
 	net.Conn
 	idle     time.Duration
 	draining *atomic.Bool
-	idled    atomic.Bool // the last read failed for want of input
+	// endOnDrain makes the input end when the server drains: a Hub
+	// session then stops its search and answers with its done. A UHP
+	// session, whose search must not be cut short by the shutdown,
+	// ends instead when its command is answered (uhp.Config.Drain).
+	endOnDrain bool
+	idled      atomic.Bool // the last read failed for want of input
 	// until, while not zero, is the deadline of every read instead of
 	// the idle timeout's, which each read would push back: a client
 	// trickling a byte at a time cannot hold on past it.
@@ -73,7 +78,7 @@ type deadlineConn struct {
 }
 
 func (c *deadlineConn) Read(p []byte) (int, error) {
-	if c.draining.Load() {
+	if c.endOnDrain && c.draining.Load() {
 		return 0, io.EOF
 	}
 	deadline := c.until
@@ -84,7 +89,7 @@ func (c *deadlineConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	var ne net.Error
 	if err != nil && errors.As(err, &ne) && ne.Timeout() {
-		if c.draining.Load() {
+		if c.endOnDrain && c.draining.Load() {
 			return n, io.EOF
 		}
 		c.idled.Store(true)
@@ -114,7 +119,8 @@ type lineSession struct {
 // --max-line, so that clients without the token can take neither memory
 // nor the slots of those who have it.
 func (s *server) admitLine(raw net.Conn, protocol string, refuse func(w io.Writer, msg string)) (*lineSession, bool) {
-	conn := &deadlineConn{Conn: raw, idle: s.cfg.idle, draining: &s.draining}
+	endOnDrain := protocol != "uhp-tcp"
+	conn := &deadlineConn{Conn: raw, idle: s.cfg.idle, draining: &s.draining, endOnDrain: endOnDrain}
 	if !s.allowed(raw.RemoteAddr()) {
 		refuse(conn, notAllowed(raw.RemoteAddr().String()).Error())
 		return nil, false
@@ -138,10 +144,11 @@ func (s *server) admitLine(raw net.Conn, protocol string, refuse func(w io.Write
 	}
 	gauge := s.metrics.sessions.WithLabelValues(protocol)
 	gauge.Inc()
-	forget := s.track(&sessionConn{
-		interrupt: func() { raw.SetReadDeadline(time.Now()) },
-		close:     func() { raw.Close() },
-	})
+	interrupt := func() { raw.SetReadDeadline(time.Now()) }
+	if !endOnDrain {
+		interrupt = func() {} // it ends by uhp.Config.Drain
+	}
+	forget := s.track(&sessionConn{interrupt: interrupt, close: func() { raw.Close() }})
 	return &lineSession{conn: conn, in: in, end: func() {
 		forget()
 		gauge.Dec()
@@ -186,6 +193,9 @@ func (s *server) authenticate(conn *deadlineConn, in *bufio.Reader, protocol str
 	line, tooLong, err := readAuthLine(in, s.cfg.maxLine)
 	conn.until = time.Time{}
 	conn.idled.Store(false)
+	if s.draining.Load() {
+		return "The server is shutting down." // not a failed login
+	}
 	word, token, _ := strings.Cut(strings.TrimSpace(line), " ")
 	msg := ""
 	switch {

@@ -442,6 +442,10 @@ func TestServeShutdownWithSearchInFlight(t *testing.T) {
 	if got := busy.answer(t); len(got) != 1 || strings.HasPrefix(got[0], "err") {
 		t.Errorf("search in flight: %q", got)
 	}
+	// The search ran its second: the shutdown did not cut it short.
+	if took := time.Since(start); took < 600*time.Millisecond {
+		t.Errorf("the search in flight was answered %v after the shutdown began, cut short of its second", took)
+	}
 	if err := <-stopped; err != nil {
 		t.Errorf("serve: %v", err)
 	}

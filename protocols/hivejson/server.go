@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -147,6 +148,19 @@ func NewServer(cfg ServerConfig) *Server {
 	return &Server{cfg: cfg}
 }
 
+// temporaryAcceptError reports whether an error of Accept may pass: the
+// process or the system out of file descriptors or socket memory, or a
+// connection that went away while waiting to be accepted.
+func temporaryAcceptError(err error) bool {
+	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM, syscall.ECONNABORTED, syscall.ECONNRESET, syscall.EINTR, syscall.EAGAIN} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
 // Serve accepts connections on l and answers each on its own goroutine
 // until ctx is done, then closes l, lets every connection finish the
 // request in hand (its search is cancelled with ctx, so it answers at
@@ -159,21 +173,26 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	defer conns.Wait()
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
+	var wait time.Duration
 	for {
 		conn, err := l.Accept()
 		if err != nil {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				// A passing failure to accept: wait a little
-				// rather than spin or give up.
-				time.Sleep(10 * time.Millisecond)
+			if temporaryAcceptError(err) {
+				// A passing failure to accept (out of file
+				// descriptors, say): wait, from 5 ms doubling to a
+				// second as net/http does, rather than spin or give
+				// up and end the module.
+				wait = min(max(2*wait, 5*time.Millisecond), time.Second)
+				s.cfg.Log.Warn().Err(err).Dur("retry_in", wait).Msg("accept failed: waiting before the next")
+				time.Sleep(wait)
 				continue
 			}
 			return err
 		}
+		wait = 0
 		if err := s.admit(conn, &open); err != nil {
 			conns.Go(func() { s.Refuse(conn, err) })
 			continue

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"os"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -178,5 +181,37 @@ func TestBudgetMaxTime(t *testing.T) {
 	s = NewServer(ServerConfig{DefaultTime: 5 * time.Second, Margin: time.Second, MaxTime: time.Second})
 	if think, by := s.budget(&ChooseTurnRequest{}, t0); think != time.Second || by.Sub(t0) != 2*time.Second {
 		t.Errorf("a null deadline over MaxTime: think %s, answer by +%s; want 1s, +2s", think, by.Sub(t0))
+	}
+}
+
+// failingListener fails Accept with each of errs in turn.
+type failingListener struct {
+	net.Listener
+	errs  []error
+	calls int
+}
+
+func (l *failingListener) Accept() (net.Conn, error) {
+	l.calls++
+	err := l.errs[0]
+	l.errs = l.errs[1:]
+	return nil, err
+}
+
+func (l *failingListener) Close() error { return nil }
+
+// TestServeTemporaryAcceptError: a module out of file descriptors waits
+// and accepts again rather than ending; a lasting error ends Serve.
+func TestServeTemporaryAcceptError(t *testing.T) {
+	s := NewServer(ServerConfig{Searcher: searchFunc(func(context.Context, *core.Game, engine.Limit) (core.Move, error) {
+		return core.NoMove, errors.New("no search expected")
+	})})
+	l := &failingListener{errs: []error{
+		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)},
+		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ECONNABORTED)},
+		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EINVAL)},
+	}}
+	if err := s.Serve(context.Background(), l); !errors.Is(err, syscall.EINVAL) || l.calls != 3 {
+		t.Errorf("Serve returned %v after %d accepts; want EINVAL after 3", err, l.calls)
 	}
 }

@@ -73,6 +73,11 @@ type Config struct {
 	// where a piped script's input ends as soon as it is written and every
 	// command in it wants its answer.
 	CancelOnEnd bool
+	// Drain, with CancelOnEnd, is closed when a daemon shuts down: Run
+	// then returns as soon as no command is in progress, the one in
+	// progress being answered first, as it would be without a shutdown.
+	// A nil channel never closes.
+	Drain <-chan struct{}
 	// OnCommand, if set, is told of every command answered: its keyword,
 	// how long the answer took, and the error it reported, if any.
 	OnCommand func(command string, took time.Duration, err error)
@@ -225,6 +230,8 @@ func (e *Engine) runReadingAhead(ctx context.Context, r *bufio.Reader, w *bufio.
 			return in.err
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-e.cfg.Drain:
+			return nil
 		case l = <-in.lines:
 			in.took(l)
 		}

@@ -319,3 +319,42 @@ func TestEnginePerftSlotDeadline(t *testing.T) {
 		t.Errorf("perft 9 cut short answered %q", out.String())
 	}
 }
+
+// TestEngineDrain: with CancelOnEnd, Drain ends Run once the command in
+// progress is answered, without cancelling it, and at once when none is.
+func TestEngineDrain(t *testing.T) {
+	drain := make(chan struct{})
+	s := startPipeSession(t, context.Background(), uhp.Config{ID: "test", Searcher: firstMoveAfter(300 * time.Millisecond), CancelOnEnd: true, Drain: drain})
+	s.answer(t)
+	io.WriteString(s.in, "newgame\nbestmove\n")
+	s.answer(t)
+	time.Sleep(50 * time.Millisecond) // the search is under way
+	close(drain)
+	if got := s.answer(t); got != "wS1\nok\n" {
+		t.Errorf("the search in progress at the drain answered %q", got)
+	}
+	if err := s.wait(t); err != nil {
+		t.Errorf("Run = %v", err)
+	}
+
+	idle := startPipeSession(t, context.Background(), uhp.Config{ID: "test", Searcher: firstMove{}, CancelOnEnd: true, Drain: drain})
+	idle.answer(t)
+	if err := idle.wait(t); err != nil {
+		t.Errorf("Run of an idle session at the drain = %v", err)
+	}
+}
+
+// firstMoveAfter answers with the first legal move after a while, unless
+// cancelled first, when it answers with an error.
+type firstMoveAfter time.Duration
+
+func (d firstMoveAfter) BestMove(ctx context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
+	select {
+	case <-time.After(time.Duration(d)):
+	case <-ctx.Done():
+		return core.NoMove, ctx.Err()
+	}
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	return l.At(0), nil
+}

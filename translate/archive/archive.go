@@ -144,6 +144,10 @@ type Store interface {
 	Get(ctx context.Context, id int64) (Game, error)
 	// Outcomes returns every finished game with a result.
 	Outcomes(ctx context.Context) ([]Outcome, error)
+	// Prune deletes the games that started before before and are no
+	// longer in progress (finished or interrupted), with their moves, and
+	// returns how many it deleted: an archive's retention.
+	Prune(ctx context.Context, before time.Time) (int, error)
 	// Heartbeat marks this process alive again if the database forgot it
 	// (a PostgreSQL server restarted): a writer calls it now and then.
 	Heartbeat(ctx context.Context) error
@@ -160,7 +164,7 @@ func DefaultPath() (string, error) {
 	if dir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("no --db given and no home directory for the default archive: %v", err)
+			return "", fmt.Errorf("no --db given and no home directory for the default archive: %w", err)
 		}
 		dir = filepath.Join(home, ".local", "share")
 	}

@@ -37,7 +37,9 @@ func (f Filter) offset() int { return (f.Page - 1) * f.PerPage }
 // ParseFilter reads a filter from query parameters: player, type, result,
 // status, since and until (a date, 2006-01-02, or an RFC 3339 time), page
 // and per_page. Unknown parameters are refused, so that a misspelled
-// filter does not silently list everything.
+// filter does not silently list everything, and so is a value no archived
+// game could match (ErrBadFilter: not UTF-8, a NUL, longer than MaxText),
+// so that the database is never handed text it refuses.
 func ParseFilter(q url.Values) (Filter, error) {
 	f := Filter{Page: 1, PerPage: DefaultPerPage}
 	for key, values := range q {
@@ -45,6 +47,11 @@ func ParseFilter(q url.Values) (Filter, error) {
 			return Filter{}, fmt.Errorf("%s is given %d times; give it once", key, len(values))
 		}
 		v := values[0]
+		if knownFilter(key) {
+			if err := checkFilterText(key, v); err != nil {
+				return Filter{}, err
+			}
+		}
 		var err error
 		switch key {
 		case "player":
@@ -86,11 +93,20 @@ func ParseFilter(q url.Values) (Filter, error) {
 	return f, nil
 }
 
+// knownFilter reports whether key is a parameter of ParseFilter.
+func knownFilter(key string) bool {
+	switch key {
+	case "player", "type", "result", "status", "since", "until", "page", "per_page":
+		return true
+	}
+	return false
+}
+
 // ParseFilterQuery reads a filter from a URL query string.
 func ParseFilterQuery(query string) (Filter, error) {
 	q, err := url.ParseQuery(query)
 	if err != nil {
-		return Filter{}, fmt.Errorf("malformed query: %v", err)
+		return Filter{}, fmt.Errorf("malformed query: %w", err)
 	}
 	return ParseFilter(q)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -31,6 +32,10 @@ type KeeperConfig struct {
 	// OnLost is told of games (never started in the archive) and moves a
 	// game ended without archiving.
 	OnLost func(games, moves int)
+	// OnRefused is told of each write the database refused for what it
+	// holds, with its cause (one of RefusalCauses): the keeper gives that
+	// game up, and counts what it lacks in OnLost when the game ends.
+	OnRefused func(cause string)
 	// OnWait is told how long a session waited in Settle for a write that
 	// had not ended yet: what the archive adds to a session's answers.
 	OnWait func(time.Duration)
@@ -58,6 +63,9 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 	if c.OnWait == nil {
 		c.OnWait = func(time.Duration) {}
 	}
+	if c.OnRefused == nil {
+		c.OnRefused = func(string) {}
+	}
 	return c
 }
 
@@ -68,8 +76,11 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 // so that each game has at most one write under way: its last change. A
 // write that fails is tried again a bounded number of times, then left for
 // the game's next write to catch up; a game that ends while the database
-// is down is held and written once it is back. What the keeper gives up on
-// is logged and counted. No failure of the database reaches the game.
+// is down is held and written once it is back. A write the database
+// refuses for what it holds (RefusalCause) is not an outage: it would fail
+// again at every try, so the keeper gives up that game at once, without
+// pausing or holding up the others. What the keeper gives up on is logged
+// and counted. No failure of the database reaches the game.
 type Keeper struct {
 	store Store
 	cfg   KeeperConfig
@@ -115,7 +126,7 @@ func (k *Keeper) writeBacklog() {
 	k.mu.Unlock()
 	written := map[*Recorder]bool{}
 	for _, r := range held {
-		if r.flush(r.end) {
+		if r.flushEnd() {
 			written[r] = true
 		}
 	}
@@ -200,16 +211,22 @@ func (k *Keeper) Health(ctx context.Context) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("archive %s: %v", k.store.Name(), err)
+	return fmt.Errorf("archive %s: %w", k.store.Name(), err)
 }
 
-// try runs write up to the bound, and reports whether it succeeded.
-func (k *Keeper) try(write func(ctx context.Context) error) bool {
+// errPaused is the failure of a write not tried, in the pause after a
+// failure.
+var errPaused = errors.New("archive writes paused after a failure")
+
+// try runs write up to the bound, and returns nil when it succeeded. A
+// write the database refused for what it holds is tried once: its error
+// comes back with its cause, and the keeper goes on as if it had not
+// been tried (no pause, its health unchanged).
+func (k *Keeper) try(write func(ctx context.Context) error) (cause string, err error) {
 	if k.paused() {
-		return false
+		return "", errPaused
 	}
 	wait := k.cfg.Backoff
-	var err error
 	for i := range k.cfg.Attempts {
 		if i > 0 {
 			time.Sleep(wait)
@@ -220,11 +237,14 @@ func (k *Keeper) try(write func(ctx context.Context) error) bool {
 		cancel()
 		if err == nil {
 			k.succeeded()
-			return true
+			return "", nil
+		}
+		if cause := RefusalCause(err); cause != "" {
+			return cause, err
 		}
 	}
 	k.failed(err)
-	return false
+	return "", err
 }
 
 // Players says who plays each side of a game. An empty name is decided
@@ -253,6 +273,9 @@ type Recorder struct {
 	gameString string
 	stale      bool // the game's row differs from the archive's
 	over       bool
+	// refused is the write the database refused for what it held, once
+	// one was: the keeper writes nothing more of the game.
+	refused error
 	// writing is closed when the game's write under way ends (committed,
 	// or given up); nil when none is. The writing goroutine owns the
 	// fields above until then.
@@ -308,7 +331,11 @@ func (r *Recorder) write(before func(), ending bool) {
 		if ending {
 			end = r.end
 		}
-		if r.flush(end) || end == nil {
+		if end == nil {
+			r.flush(nil)
+			return
+		}
+		if r.flushEnd() {
 			return
 		}
 		// An ended game the archive cannot take now is held in the
@@ -332,11 +359,17 @@ func (r *Recorder) ID() int64 {
 	return r.id
 }
 
-// Played records a move and the GameString after it.
+// Played records a move and the GameString after it. A move past
+// MaxPlies, or of a game the archive refused, is not written (it is
+// counted as not archived when the game ends).
 func (r *Recorder) Played(text, by, gameString string) {
 	r.Settle()
 	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: time.Now()})
-	r.gameString, r.stale = gameString, true
+	r.gameString = gameString
+	if len(r.moves) > MaxPlies || r.refused != nil {
+		return
+	}
+	r.stale = true
 	r.write(nil, false)
 }
 
@@ -346,7 +379,11 @@ func (r *Recorder) Undone(n int, gameString string) {
 	n = min(n, len(r.moves))
 	r.moves = r.moves[:len(r.moves)-n]
 	r.archived = min(r.archived, len(r.moves))
-	r.gameString, r.stale = gameString, true
+	r.gameString = gameString
+	if r.refused != nil {
+		return
+	}
+	r.stale = true
 	r.write(nil, false)
 }
 
@@ -383,6 +420,29 @@ func (r *Recorder) lost() {
 	r.k.cfg.Log.Warn().Int64("game", r.id).Int("moves_lost", moves).Str("how", r.end.How).Msg("game ended without being archived whole")
 }
 
+// flushEnd writes an ended game, and reports whether the keeper is done
+// with it: written, or given up after the database refused a write. What
+// the archive then lacks (the moves past MaxPlies, what was not written
+// before the refusal) is reported lost.
+func (r *Recorder) flushEnd() bool {
+	if !r.flush(r.end) {
+		return false
+	}
+	if r.id == 0 || r.archived < len(r.moves) {
+		r.lost()
+	}
+	return true
+}
+
+// refuse gives the game up after the database refused a write of it for
+// what it held: the next would be refused as well.
+func (r *Recorder) refuse(cause string, err error) {
+	r.refused = err
+	r.k.cfg.OnRefused(cause)
+	r.k.cfg.Log.Error().Err(err).Int64("game", r.id).Str("cause", cause).Str("archive", r.k.store.Name()).
+		Msg("the archive refused a game's write for what it held: the game is not archived further")
+}
+
 // Over reports whether the game has ended.
 func (r *Recorder) Over() bool { return r.over }
 
@@ -410,30 +470,41 @@ func (r *Recorder) names() (white, black string) {
 	return side(r.players.White, 0), side(r.players.Black, 1)
 }
 
-// flush brings the archive up to date, and reports whether it is.
+// flush brings the archive up to date (its first MaxPlies moves), and
+// reports whether it is, or whether the game was given up when the
+// database refused its write.
 func (r *Recorder) flush(end *End) bool {
-	if !r.stale && r.archived == len(r.moves) && end == nil {
+	if r.refused != nil {
+		return true
+	}
+	kept := min(len(r.moves), MaxPlies)
+	if !r.stale && r.archived == kept && end == nil {
 		return true
 	}
 	white, black := r.names()
-	ok := r.k.try(func(ctx context.Context) error {
+	cause, err := r.k.try(func(ctx context.Context) error {
 		if r.id == 0 {
 			st := r.start
-			st.White, st.Black, st.GameString, st.Moves = white, black, r.gameString, r.moves
+			st.White, st.Black, st.GameString, st.Moves = white, black, r.gameString, r.moves[:kept]
 			id, err := r.k.store.Start(ctx, st)
 			if err != nil {
 				return err
 			}
-			r.id, r.archived = id, len(r.moves)
+			r.id, r.archived = id, kept
 			if end == nil {
 				return nil
 			}
 		}
-		return r.k.store.Update(ctx, r.id, Change{From: r.archived, Moves: r.moves[r.archived:],
+		return r.k.store.Update(ctx, r.id, Change{From: r.archived, Moves: r.moves[r.archived:kept],
 			White: white, Black: black, GameString: r.gameString, End: end})
 	})
-	if ok {
-		r.archived, r.stale = len(r.moves), false
+	switch {
+	case err == nil:
+		r.archived, r.stale = kept, false
+		return true
+	case cause != "":
+		r.refuse(cause, err)
+		return true
 	}
-	return ok
+	return false
 }

@@ -95,7 +95,7 @@ func migrate(ctx context.Context, db *sql.DB, d dialect) error {
 	for v := have; v < schemaVersion; v++ {
 		for _, stmt := range migrations[v] {
 			if _, err := tx.ExecContext(ctx, strings.ReplaceAll(stmt, "{{serial}}", d.serial)); err != nil {
-				return fmt.Errorf("migrating to version %d: %v", v+1, err)
+				return fmt.Errorf("migrating to version %d: %w", v+1, err)
 			}
 		}
 	}

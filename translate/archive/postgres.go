@@ -39,7 +39,7 @@ func Redact(db string) string {
 // by any other.
 func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 	name := Redact(dsn)
-	fail := func(err error) error { return fmt.Errorf("archive %s: %v", name, err) }
+	fail := func(err error) error { return fmt.Errorf("archive %s: %w", name, err) }
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fail(err)

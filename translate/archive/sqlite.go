@@ -12,7 +12,8 @@ import (
 
 	// A pure-Go SQLite (the C library translated to Go): the binary stays
 	// one static file built by the Go toolchain alone, without cgo.
-	_ "modernc.org/sqlite"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // sqliteDialect is SQLite's SQL.
@@ -33,9 +34,9 @@ func sqliteDSN(path string, write bool) string {
 
 // openSQLite opens (creating if need be) the archive in the file at path.
 func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
-	fail := func(err error) error { return fmt.Errorf("archive %s: %v", path, err) }
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fail(err)
+	fail := func(err error) error { return fmt.Errorf("archive %s: %w", path, err) }
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return nil, creatable(path)
 	}
 	write, err := sql.Open("sqlite", sqliteDSN(path, true))
 	if err != nil {
@@ -53,6 +54,11 @@ func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
 	s.startWriters(1)
 	if err := migrate(ctx, write, sqliteDialect); err != nil {
 		s.Close()
+		if lite, ok := errors.AsType[*sqlite.Error](err); ok && lite.Code()&0xff == sqlite3.SQLITE_CANTOPEN {
+			if why := creatable(path); why != nil {
+				return nil, why
+			}
+		}
 		return nil, fail(err)
 	}
 	if role != Reader {
@@ -66,6 +72,40 @@ func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// creatable says why the archive's file cannot be opened for writing
+// (created if missing), or its directory take the files SQLite keeps next
+// to it (the WAL and its index), or nil: it is asked when SQLite could not
+// open the file, and says only "unable to open database file: out of
+// memory (14)" (SQLITE_CANTOPEN).
+func creatable(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("archive %s: cannot create its directory %s: %w", path, dir, pathCause(err))
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("archive %s: cannot create it: %w", path, pathCause(err))
+	}
+	f.Close()
+	probe, err := os.CreateTemp(dir, ".hivebridge-probe-*")
+	if err != nil {
+		return fmt.Errorf("archive %s: cannot create files next to it in %s (SQLite's journal): %w", path, dir, pathCause(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// pathCause is the cause of a file operation's error, without the path
+// and operation that the message of the caller says its own way
+// ("permission denied", "read-only file system").
+func pathCause(err error) error {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // A process that writes to a SQLite archive holds an flock on a file of
@@ -88,7 +128,7 @@ func holdLockFile(db string, owner int64) (func(), error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("locking %s: %v", name, err)
+		return nil, fmt.Errorf("locking %s: %w", name, err)
 	}
 	return func() {
 		os.Remove(name)

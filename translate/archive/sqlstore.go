@@ -212,11 +212,15 @@ func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
 	host, _ := os.Hostname()
 	var id int64
 	err := s.write.QueryRowContext(ctx, s.q(`INSERT INTO owners (kind, host, pid, started_ms) VALUES (?, ?, ?, ?) RETURNING id`),
-		kind, host, os.Getpid(), ms(time.Now())).Scan(&id)
+		short(kind), short(host), os.Getpid(), ms(time.Now())).Scan(&id)
 	return id, err
 }
 
+// Start and Update store every text storable and within the archive's
+// bounds (storableStart, storableChange): whatever a client sent, the
+// database is never handed text it refuses.
 func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
+	st = storableStart(st)
 	var id int64
 	err := s.inTx(ctx, st.Key, func(ctx context.Context, tx *sql.Tx) error {
 		// A start whose commit the process never heard of (the
@@ -257,6 +261,7 @@ func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 
 // update returns the write of Update.
 func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.Tx) error {
+	c, plies := storableChange(c)
 	return func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
 			return err
@@ -264,7 +269,6 @@ func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.
 		if err := s.insertMoves(ctx, tx, id, c.Moves); err != nil {
 			return err
 		}
-		plies := c.From + len(c.Moves)
 		var (
 			res sql.Result
 			err error
@@ -345,6 +349,9 @@ func scanGame(r scanner) (Game, error) {
 }
 
 func (s *sqlStore) List(ctx context.Context, f Filter) ([]Game, int, error) {
+	if err := f.check(); err != nil {
+		return nil, 0, err
+	}
 	var (
 		where []string
 		args  []any
@@ -449,6 +456,72 @@ func (s *sqlStore) Outcomes(ctx context.Context) ([]Outcome, error) {
 		out = append(out, o)
 	}
 	return out, rows.Err()
+}
+
+// pruneBatch bounds the games one transaction of Prune deletes, so that
+// the first prune of a large archive holds the writer (SQLite's one
+// connection) a short while at a time, between the games' own writes.
+const pruneBatch = 500
+
+func (s *sqlStore) Prune(ctx context.Context, before time.Time) (int, error) {
+	n := 0
+	for {
+		deleted, chosen, err := s.pruneSome(ctx, before)
+		n += deleted
+		if err != nil {
+			return n, fmt.Errorf("pruning the games started before %s: %w", before.UTC().Format(time.RFC3339), err)
+		}
+		if chosen < pruneBatch {
+			return n, nil
+		}
+	}
+}
+
+// pruneSome deletes up to pruneBatch of the games Prune deletes, oldest
+// first, in one transaction, and returns how many it deleted of how many
+// it chose (another daemon pruning at once may delete some first). The
+// games are chosen by id first, so that the moves deleted are exactly
+// those of the games deleted, whatever ends meanwhile.
+func (s *sqlStore) pruneSome(ctx context.Context, before time.Time) (deleted, chosen int, err error) {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM games WHERE started_ms < ? AND status <> ? ORDER BY started_ms LIMIT ?`),
+		ms(before), string(Playing), pruneBatch)
+	if err != nil {
+		return 0, 0, err
+	}
+	var (
+		ids   []any
+		marks []string
+	)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, 0, err
+		}
+		ids, marks = append(ids, id), append(marks, "?")
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return 0, 0, err
+	}
+	in := "(" + strings.Join(marks, ", ") + ")"
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game IN `+in), ids...); err != nil {
+		return 0, 0, err
+	}
+	res, err := tx.ExecContext(ctx, s.q(`DELETE FROM games WHERE id IN `+in), ids...)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, _ := res.RowsAffected()
+	if err := tx.Commit(); err != nil {
+		return 0, 0, err
+	}
+	return int(n), len(ids), nil
 }
 
 func (s *sqlStore) Heartbeat(ctx context.Context) error {

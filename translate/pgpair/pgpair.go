@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/rs/zerolog"
 
@@ -30,17 +31,29 @@ import (
 // Pairing is one daemon's side of the shared pairing. The requests wait in
 // the archive's pair_requests table; each daemon listens on a channel of
 // its own, where the others send it the news of its viewers' games.
+//
+// A listening connection that ends (the server restarted, the backend
+// terminated, the network cut) is opened again, LISTEN and all, after
+// retryFirst, then twice as long each time up to retryMax; meanwhile the
+// daemon pairs nobody and Health says why. Notices sent to it meanwhile
+// are lost: its players' games end as a partner's silence does (on time).
 type Pairing struct {
 	wait, moveWait time.Duration
 	log            zerolog.Logger
-	channel        string // this daemon's
+	channel        string          // this daemon's
+	conf           *pgx.ConnConfig // of every connection it opens
 
 	db     *pgxpool.Pool
-	listen *pgx.Conn
+	listen *pgx.Conn // the receiving goroutine's, until done
 	// notifyMu serializes notices on one connection, so that a player's
 	// move and its leaving arrive in the order they were sent.
 	notifyMu sync.Mutex
 	notify   *pgx.Conn
+
+	// deafMu guards deaf: why the daemon is not listening now, nil
+	// while it is.
+	deafMu sync.Mutex
+	deaf   error
 
 	mu      sync.Mutex
 	waiting map[int64]chan notice // request id -> its partner's arrival
@@ -60,6 +73,18 @@ type notice struct {
 	How     string `json:"h,omitempty"` // leave
 }
 
+// The bounds of the wait between two tries to listen again: soon after a
+// connection cut, and not more often than that while PostgreSQL is down
+// for long.
+const (
+	retryFirst = 100 * time.Millisecond
+	retryMax   = 5 * time.Second
+)
+
+// applicationName names the pairing's connections in pg_stat_activity,
+// unless the URL names them.
+const applicationName = "hivebridge pairing"
+
 // Open joins the pairing of the daemons on the PostgreSQL archive at dsn
 // (already migrated by archive.Open). Viewers wait up to wait for a
 // partner; players may think up to moveWait a move.
@@ -68,21 +93,25 @@ func Open(ctx context.Context, dsn string, wait, moveWait time.Duration, log zer
 	rand.Read(id)
 	p := &Pairing{wait: wait, moveWait: moveWait, log: log, channel: "hivebridge_pair_" + hex.EncodeToString(id),
 		waiting: map[int64]chan notice{}, seats: map[string]*seat{}, done: make(chan struct{})}
-	var err error
 	fail := func(err error) (*Pairing, error) {
 		p.Close()
-		return nil, fmt.Errorf("pairing through %s: %v", archive.Redact(dsn), err)
+		return nil, fmt.Errorf("pairing through %s: %w", archive.Redact(dsn), err)
 	}
-	if p.db, err = pgxpool.New(ctx, dsn); err != nil {
+	poolConf, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
 		return fail(err)
 	}
-	if p.listen, err = pgx.Connect(ctx, dsn); err != nil {
+	if _, named := poolConf.ConnConfig.RuntimeParams["application_name"]; !named {
+		poolConf.ConnConfig.RuntimeParams["application_name"] = applicationName
+	}
+	p.conf = poolConf.ConnConfig.Copy()
+	if p.db, err = pgxpool.NewWithConfig(ctx, poolConf); err != nil {
 		return fail(err)
 	}
-	if p.notify, err = pgx.Connect(ctx, dsn); err != nil {
+	if p.listen, err = p.listenConn(ctx); err != nil {
 		return fail(err)
 	}
-	if _, err := p.listen.Exec(ctx, "LISTEN "+p.channel); err != nil {
+	if p.notify, err = pgx.ConnectConfig(ctx, p.conf.Copy()); err != nil {
 		return fail(err)
 	}
 	lctx, stop := context.WithCancel(context.Background())
@@ -91,32 +120,107 @@ func Open(ctx context.Context, dsn string, wait, moveWait time.Duration, log zer
 	return p, nil
 }
 
+// listenConn opens a connection that listens on the daemon's channel.
+func (p *Pairing) listenConn(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, p.conf.Copy())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+p.channel); err != nil {
+		conn.Close(ctx)
+		return nil, err
+	}
+	return conn, nil
+}
+
+// Health returns "" while the daemon listens for the other daemons'
+// notices, or why it does not (reconnecting): the daemon then pairs
+// nobody, and its /healthz says it is degraded.
+func (p *Pairing) Health() string {
+	p.deafMu.Lock()
+	defer p.deafMu.Unlock()
+	if p.deaf == nil {
+		return ""
+	}
+	return "pairing: not listening through PostgreSQL (reconnecting): " + p.deaf.Error()
+}
+
+func (p *Pairing) setDeaf(err error) {
+	p.deafMu.Lock()
+	p.deaf = err
+	p.deafMu.Unlock()
+}
+
 // Close leaves the pairing: the daemon's listening ends.
 func (p *Pairing) Close() {
 	if p.stop != nil {
 		p.stop()
 		<-p.done
 	}
-	for _, c := range []*pgx.Conn{p.listen, p.notify} {
-		if c != nil {
-			c.Close(context.Background())
-		}
+	if p.listen != nil {
+		p.listen.Close(context.Background())
 	}
+	p.notifyMu.Lock()
+	if p.notify != nil {
+		p.notify.Close(context.Background())
+	}
+	p.notifyMu.Unlock()
 	if p.db != nil {
 		p.db.Close()
 	}
 }
 
-// receive hands each notice to the request or seat it is for.
+// receive listens for as long as the pairing is open, again after any
+// loss of its connection.
 func (p *Pairing) receive(ctx context.Context) {
 	defer close(p.done)
 	for {
+		err := p.relay(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		p.setDeaf(err)
+		p.log.Error().Err(err).Msg("pairing: listening through PostgreSQL ended; reconnecting")
+		if !p.relisten(ctx) {
+			return
+		}
+		p.setDeaf(nil)
+		p.log.Info().Msg("pairing: listening through PostgreSQL again")
+	}
+}
+
+// relisten replaces the lost listening connection, trying again after
+// retryFirst, then twice as long each time up to retryMax, until it
+// listens (true) or ctx ends (false).
+func (p *Pairing) relisten(ctx context.Context) bool {
+	p.listen.Close(ctx)
+	wait := retryFirst
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(wait):
+		}
+		conn, err := p.listenConn(ctx)
+		if err == nil {
+			p.listen = conn
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		p.setDeaf(err)
+		wait = min(2*wait, retryMax)
+	}
+}
+
+// relay hands each notice to the request or seat it is for, until the
+// connection fails or ctx ends.
+func (p *Pairing) relay(ctx context.Context) error {
+	for {
 		n, err := p.listen.WaitForNotification(ctx)
 		if err != nil {
-			if ctx.Err() == nil {
-				p.log.Error().Err(err).Msg("pairing: listening through PostgreSQL ended")
-			}
-			return
+			return err
 		}
 		var msg notice
 		if err := json.Unmarshal([]byte(n.Payload), &msg); err != nil {
@@ -145,37 +249,97 @@ func (p *Pairing) receive(ctx context.Context) {
 	}
 }
 
+// send sends a notice to the daemon listening on channel. Its connection,
+// lost, is opened again, and the notice sent again on it when the first
+// was certainly not delivered: a notice delivered twice would be a move
+// played twice.
 func (p *Pairing) send(ctx context.Context, channel string, n notice) error {
 	payload, _ := json.Marshal(n)
 	p.notifyMu.Lock()
 	defer p.notifyMu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	_, err := p.notify.Exec(ctx, "SELECT pg_notify($1, $2)", channel, string(payload))
-	return err
+	for again := false; ; again = true {
+		if p.notify == nil || p.notify.IsClosed() {
+			conn, err := pgx.ConnectConfig(ctx, p.conf.Copy())
+			if err != nil {
+				return err
+			}
+			p.notify = conn
+		}
+		_, err := p.notify.Exec(ctx, "SELECT pg_notify($1, $2)", channel, string(payload))
+		if err == nil || again || !undelivered(err) {
+			return err
+		}
+	}
+}
+
+// undelivered reports whether err proves that a notice was not delivered:
+// nothing was sent, or the server ended the session (terminated, shut
+// down) before the notice's commit, which is when PostgreSQL delivers it.
+func undelivered(err error) bool {
+	if pgconn.SafeToRetry(err) {
+		return true
+	}
+	if pg, ok := errors.AsType[*pgconn.PgError](err); ok {
+		switch pg.Code {
+		case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
+			return true
+		}
+	}
+	return false
 }
 
 // Match implements uhp.Matchmaker across daemons: it takes the oldest
 // request it can pair with, or waits for a partner as a request of its
 // own.
 func (p *Pairing) Match(ctx context.Context, t core.GameType, want core.Color, named bool) (uhp.Opponent, core.Color, error) {
+	if h := p.Health(); h != "" {
+		// A partner's news would not reach this daemon.
+		return nil, want, errors.New("pairing across daemons is unavailable while this daemon reconnects to PostgreSQL")
+	}
 	gameType := uhp.FormatGameType(t)
+	var (
+		req   request
+		found bool
+	)
+	if err := once(func() (err error) {
+		req, found, err = p.take(ctx, gameType, want, named)
+		return err
+	}); err != nil {
+		return nil, want, err
+	}
+	if !found {
+		return p.await(ctx, gameType, want, named)
+	}
+	mine := p.seat(req.id, req.color.Other(), req.channel)
+	if err := p.send(ctx, req.channel, notice{Kind: "paired", Seat: fmt.Sprintf("req:%d", req.id), Channel: p.channel}); err != nil {
+		p.forget(mine)
+		return nil, want, err
+	}
+	return mine, mine.color, nil
+}
+
+// request is a viewer's request waiting for a partner.
+type request struct {
+	id      int64
+	channel string // its daemon's
+	color   core.Color
+}
+
+// take takes the oldest request that a viewer who wants want (named: and
+// asked for it by name) can be paired with, if there is one.
+func (p *Pairing) take(ctx context.Context, gameType string, want core.Color, named bool) (req request, found bool, err error) {
 	tx, err := p.db.Begin(ctx)
 	if err != nil {
-		return nil, want, err
+		return req, false, err
 	}
 	defer tx.Rollback(ctx)
 	rows, err := tx.Query(ctx, `SELECT id, channel, color, named FROM pair_requests
 		WHERE taken = 0 AND game_type = $1 ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 16`, gameType)
 	if err != nil {
-		return nil, want, err
+		return req, false, err
 	}
-	var (
-		table        int64
-		theirChannel string
-		theirColor   core.Color
-		found        bool
-	)
 	for rows.Next() {
 		var (
 			id         int64
@@ -184,29 +348,32 @@ func (p *Pairing) Match(ctx context.Context, t core.GameType, want core.Color, n
 		)
 		if err := rows.Scan(&id, &ch, &color, &nmd); err != nil {
 			rows.Close()
-			return nil, want, err
+			return req, false, err
 		}
 		if !found && !(named && nmd == 1 && core.Color(color) == want) {
-			table, theirChannel, theirColor, found = id, ch, core.Color(color), true
+			req, found = request{id: id, channel: ch, color: core.Color(color)}, true
 		}
 	}
 	rows.Close()
-	if found {
-		if _, err := tx.Exec(ctx, `UPDATE pair_requests SET taken = 1 WHERE id = $1`, table); err != nil {
-			return nil, want, err
-		}
-		if err := tx.Commit(ctx); err != nil {
-			return nil, want, err
-		}
-		mine := p.seat(table, theirColor.Other(), theirChannel)
-		if err := p.send(ctx, theirChannel, notice{Kind: "paired", Seat: fmt.Sprintf("req:%d", table), Channel: p.channel}); err != nil {
-			p.forget(mine)
-			return nil, want, err
-		}
-		return mine, mine.color, nil
+	if err := rows.Err(); err != nil || !found {
+		return req, false, err
 	}
-	tx.Rollback(ctx)
-	return p.await(ctx, gameType, want, named)
+	if _, err := tx.Exec(ctx, `UPDATE pair_requests SET taken = 1 WHERE id = $1`, req.id); err != nil {
+		return req, false, err
+	}
+	return req, true, tx.Commit(ctx)
+}
+
+// once runs op, and again once should its failure prove that it changed
+// nothing (undelivered): after PostgreSQL restarted, or ended the
+// pairing's sessions, each connection of the pool fails so when it is
+// next used, and a viewer should not be refused for that.
+func once(op func() error) error {
+	err := op()
+	if err != nil && undelivered(err) {
+		err = op()
+	}
+	return err
 }
 
 // await files a request and waits for a partner, or for the wait to end.
@@ -216,8 +383,10 @@ func (p *Pairing) await(ctx context.Context, gameType string, want core.Color, n
 		nmd = 1
 	}
 	var id int64
-	if err := p.db.QueryRow(ctx, `INSERT INTO pair_requests (channel, game_type, color, named, created_ms) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-		p.channel, gameType, int(want), nmd, time.Now().UnixMilli()).Scan(&id); err != nil {
+	if err := once(func() error {
+		return p.db.QueryRow(ctx, `INSERT INTO pair_requests (channel, game_type, color, named, created_ms) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+			p.channel, gameType, int(want), nmd, time.Now().UnixMilli()).Scan(&id)
+	}); err != nil {
 		return nil, want, err
 	}
 	arrived := make(chan notice, 1)
@@ -241,8 +410,11 @@ func (p *Pairing) await(ctx context.Context, gameType string, want core.Color, n
 	// Withdraw the request, unless a partner took it as the wait ended.
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	tag, err := p.db.Exec(dctx, `DELETE FROM pair_requests WHERE id = $1 AND taken = 0`, id)
-	if err != nil {
+	var tag pgconn.CommandTag
+	if err := once(func() (err error) {
+		tag, err = p.db.Exec(dctx, `DELETE FROM pair_requests WHERE id = $1 AND taken = 0`, id)
+		return err
+	}); err != nil {
 		return nil, want, err
 	}
 	if tag.RowsAffected() == 1 {

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hivebridge/hivebridge/internal/pgtest"
+)
+
+// TestArchivePairListensAgain: two daemons pair viewers through
+// PostgreSQL. Their listening connections are terminated
+// (pg_terminate_backend) while the database takes no new connection:
+// /healthz says degraded. Once it takes connections again, the daemons
+// listen again, /healthz says ok, and a viewer on each is paired and
+// their moves relayed.
+func TestArchivePairListensAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PostgreSQL")
+	}
+	pg := pgtest.Start(t)
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	exec := func(sql string) {
+		t.Helper()
+		if _, err := admin.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	// The archive in a database of its own, which the test can close to
+	// new connections (PostgreSQL will not close the one it is on).
+	exec("CREATE DATABASE hive")
+	db := strings.Replace(pg.URL, "/postgres?", "/hive?", 1)
+	one := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "10s")
+	two := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "10s")
+	for _, d := range []*daemon{one, two} {
+		if h := healthz(t, d.httpAddr); h != "ok\n" {
+			t.Fatalf("/healthz at the start: %q", h)
+		}
+	}
+
+	exec("ALTER DATABASE hive ALLOW_CONNECTIONS false")
+	exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'hive' AND query LIKE 'LISTEN %'")
+	waitHealth := func(d *daemon, ok bool) string {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			h := healthz(t, d.httpAddr)
+			if (h == "ok\n") == ok {
+				return h
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("/healthz still %q after 20s", h)
+			}
+		}
+	}
+	for _, d := range []*daemon{one, two} {
+		if h := waitHealth(d, false); !strings.HasPrefix(h, "degraded: pairing: not listening through PostgreSQL") {
+			t.Errorf("/healthz cut off: %q", h)
+		}
+	}
+	exec("ALTER DATABASE hive ALLOW_CONNECTIONS true")
+	waitHealth(one, true)
+	waitHealth(two, true)
+
+	white := dialTCP(t, one.uhpAddr)
+	white.answer(t)
+	black := dialTCP(t, two.uhpAddr)
+	black.answer(t)
+	fmt.Fprintln(white.conn, "newgame remote Base White")
+	time.Sleep(200 * time.Millisecond)
+	fmt.Fprintln(black.conn, "newgame remote Base")
+	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
+		t.Fatalf("white's newgame: %q", got)
+	}
+	fmt.Fprintln(white.conn, "play wS1")
+	if got := black.answer(t); len(got) != 1 || got[0] != "Base;InProgress;Black[1];wS1" {
+		t.Fatalf("black's newgame: %q", got)
+	}
+	fmt.Fprintln(black.conn, "play bS1 wS1-")
+	if got := white.answer(t); len(got) != 3 || got[1] != "bS1 wS1-" {
+		t.Fatalf("white's play: %q", got)
+	}
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/internal/pgtest"
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate/archive"
+)
+
+// eachDB runs a test on a SQLite file and on a PostgreSQL server of its
+// own (unless -short).
+func eachDB(t *testing.T, test func(t *testing.T, db string)) {
+	t.Run("sqlite", func(t *testing.T) {
+		test(t, filepath.Join(t.TempDir(), "games.db"))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("starts PostgreSQL")
+		}
+		test(t, pgtest.Start(t).URL)
+	})
+}
+
+// endedGames waits until the archive holds n games, none in progress.
+func endedGames(t *testing.T, db string, n int) []archive.Game {
+	t.Helper()
+	s := readArchive(t, db)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		games := allGames(t, s)
+		if len(games) == n && !slices.ContainsFunc(games, func(g archive.Game) bool { return g.Status == archive.Playing }) {
+			return games
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d games archived, want %d ended: %+v", len(games), n, games)
+		}
+	}
+}
+
+// TestArchiveInvalidTextForfeit: a forfeit whose reason PostgreSQL cannot
+// store as text (play forfeit x\x00y: NUL; or bytes that are not UTF-8,
+// which UHP sessions refuse but other paths may carry) is archived with
+// U+FFFD in its place. PostgreSQL refused the text (SQLSTATE 22021), and
+// the keeper took that for an outage: it tried the write again for ever,
+// /healthz stayed degraded, and the games after it went unarchived.
+func TestArchiveInvalidTextForfeit(t *testing.T) {
+	eachDB(t, func(t *testing.T, db string) {
+		d := startDaemon(t, "--db", db)
+		tcp := dialTCP(t, d.uhpAddr)
+		tcp.answer(t)
+		tcp.do(t, "options set DefaultBestMoveTime 0.05")
+		tcp.do(t, "newgame remote Base")
+		tcp.do(t, "play wS1")
+		forfeit := tcp.do(t, "play forfeit x\x00y")
+		tcp.kept(t)
+		// The next game is archived as well.
+		tcp.do(t, "newgame Base")
+		tcp.do(t, "play wS1")
+		last := tcp.do(t, "play bS1 wS1-")
+		tcp.do(t, "exit")
+		games := endedGames(t, db, 2)
+		if g := games[0]; g.Reason != "White forfeited: x\uFFFDy" || g.How != "forfeit" || g.Result != "BlackWins" || len(g.Moves) != 2 {
+			t.Errorf("the forfeited game: %+v; the client saw %q", g, forfeit)
+		}
+		if g := games[1]; g.GameString != last[0] || len(g.Moves) != 2 {
+			t.Errorf("the game after it: %+v, want %s", g, last[0])
+		}
+		if h := healthz(t, d.httpAddr); h != "ok\n" {
+			t.Errorf("/healthz: %q", h)
+		}
+		for _, series := range []string{notArchivedGames, notArchivedMoves, `hivebridge_archive_refused_writes_total{cause="data"}`} {
+			if n := metric(t, d.httpAddr, series); n != 0 {
+				t.Errorf("%s %v, want 0", series, n)
+			}
+		}
+	})
+}
+
+// TestArchiveInvalidUTF8Event: a session's game events carrying bytes
+// that are not UTF-8 (a forfeit's reason, a player's name) are archived,
+// each bad byte as U+FFFD, and the archive stays healthy.
+func TestArchiveInvalidUTF8Event(t *testing.T) {
+	eachDB(t, func(t *testing.T, db string) {
+		store, err := archive.Open(context.Background(), db, "serve")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer store.Close()
+		k := archive.NewKeeper(store, archive.KeeperConfig{Log: zerolog.Nop(), Pause: time.Hour})
+		s := &server{archive: &serverArchive{store: store, keeper: k}}
+		parse := func(text string) uhp.GameString {
+			gs, err := uhp.ParseGameString(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return gs
+		}
+		g := &gameLog{s: s, source: "uhp-tcp"}
+		g.event(uhp.GameEvent{Kind: uhp.GameBegun, Game: parse("Base;NotStarted;White[1]"), White: "x\xffy", Black: uhp.PlayerViewer})
+		g.event(uhp.GameEvent{Kind: uhp.MovePlayed, Game: parse("Base;InProgress;Black[1];wS1"), Move: "wS1", By: "x\xffy"})
+		g.event(uhp.GameEvent{Kind: uhp.GameEnded, Game: parse("Base;WhiteWins;Black[1];wS1"), How: "forfeit", Reason: "Black forfeited: x\xff"})
+		g.settle()
+		if err := k.Health(context.Background()); err != nil {
+			t.Errorf("Health: %v", err)
+		}
+		k.Close()
+		games := allGames(t, store)
+		if len(games) != 1 || games[0].Reason != "Black forfeited: x\uFFFD" || games[0].White != "x\uFFFDy" || moveTexts(games[0]) != "wS1/x\uFFFDy" {
+			t.Errorf("archived %+v", games)
+		}
+	})
+}
+
+// TestArchiveBadQuery: every query parameter of every archive route,
+// given a value that is not UTF-8, holds NUL or is malformed, is the
+// client's 400 with the daemon's own message, never the database's.
+func TestArchiveBadQuery(t *testing.T) {
+	eachDB(t, func(t *testing.T, db string) {
+		d := startDaemon(t, "--db", db)
+		tcp := dialTCP(t, d.uhpAddr)
+		tcp.answer(t)
+		tcp.do(t, "newgame Base")
+		tcp.do(t, "play wS1")
+		tcp.kept(t)
+		for path, says := range map[string]string{
+			"/games?player=%ff":   `player \"\\xff\" is not valid UTF-8`,
+			"/games?player=a%00":  `player \"a\\x00\" holds a NUL character`,
+			"/games?type=%ff":     `type \"\\xff\" is not valid UTF-8`,
+			"/games?type=Base%00": "holds a NUL character",
+			"/games?result=%ff":   `result \"\\xff\"`,
+			"/games?status=%00":   `status \"\\x00\"`,
+			"/games?since=%ff":    `since \"\\xff\"`,
+			"/games?until=%00":    `until \"\\x00\"`,
+			"/games?page=%ff":     `page \"\\xff\"`,
+			"/games?per_page=%00": `per_page \"\\x00\"`,
+			"/games?%ff=1":        `unknown filter \"\\xff\"`,
+			"/games?player=%zz":   "malformed query",
+			"/games?player=a;b":   "malformed query",
+			"/games/1?x=%ff":      `unknown parameter \"x\"`,
+			"/games/1.txt?%zz":    "malformed query",
+			"/games/%ff":          `game id \"\\xff\"`,
+			"/games/%00.txt":      `game id \"\\x00.txt\"`,
+			"/ratings?player=%ff": `unknown parameter \"player\"`,
+			"/games?player=" + strings.Repeat("a", archive.MaxText+1): "longer than the 200 characters",
+		} {
+			resp, err := http.Get("http://" + d.httpAddr + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(string(body), `{"error":`) || !strings.Contains(string(body), says) ||
+				strings.Contains(string(body), "SQLSTATE") || strings.Contains(string(body), "unavailable") {
+				t.Errorf("GET %.60s: %d %s, want 400 saying %s", path, resp.StatusCode, body, says)
+			}
+		}
+		if h := healthz(t, d.httpAddr); h != "ok\n" {
+			t.Errorf("/healthz: %q", h)
+		}
+	})
+}
+
+// TestArchiveUnwritablePath: a SQLite --db the daemon cannot create says
+// so plainly, not as SQLite's "out of memory (14)" (SQLITE_CANTOPEN).
+func TestArchiveUnwritablePath(t *testing.T) {
+	paths := []string{"/proc/hivebridge-games.db", "/proc/hivebridge-nope/games.db"}
+	if os.Geteuid() != 0 { // root may write anywhere
+		dir := filepath.Join(t.TempDir(), "locked")
+		os.Mkdir(dir, 0o555)
+		paths = append(paths, filepath.Join(dir, "games.db"))
+	}
+	for _, path := range paths {
+		for _, args := range [][]string{
+			{"serve", "--uhp", "127.0.0.1:0", "--log-level", "disabled", "--db", path},
+			{"games", "list", "--db", path},
+		} {
+			root := NewCmdRoot()
+			root.SetArgs(args)
+			out := &syncbuf.Buffer{}
+			root.SetOut(out)
+			root.SetErr(out)
+			err := root.ExecuteContext(context.Background())
+			if err == nil || !strings.HasPrefix(err.Error(), "archive "+path+": cannot create ") || strings.Contains(err.Error(), "out of memory") {
+				t.Errorf("%s: %v, want it to say it cannot create the archive %s", strings.Join(args, " "), err, path)
+			}
+		}
+	}
+}
+
+// TestArchiveRetention: with a retention (--archive-retention), the
+// daemon's sweep deletes the games that started longer ago and are over,
+// and keeps the rest; a negative one is refused.
+func TestArchiveRetention(t *testing.T) {
+	eachDB(t, func(t *testing.T, db string) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		writer, err := archive.Open(ctx, db, "match")
+		if err != nil {
+			t.Fatal(err)
+		}
+		game := func(started time.Time, end bool) int64 {
+			id, err := writer.Start(ctx, archive.Start{Source: "match", GameType: "Base", White: "a", Black: "b", Started: started,
+				GameString: "Base;InProgress;Black[1];wS1", Moves: []archive.Move{{Ply: 0, Text: "wS1", By: "a", At: started}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end {
+				if err := writer.Update(ctx, id, archive.Change{From: 1, White: "a", Black: "b", GameString: "Base;InProgress;Black[1];wS1",
+					End: &archive.End{How: "disconnect", At: started}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return id
+		}
+		now := time.Now()
+		game(now.AddDate(0, 0, -40), true)
+		game(now.AddDate(0, 0, -31), true)
+		playing := game(now.AddDate(0, 0, -40), false) // its writer lives on
+		recent := game(now.AddDate(0, 0, -29), true)
+		defer writer.Close()
+
+		s := &server{cfg: serveConfig{db: db, archiveRetention: 30 * 24 * time.Hour}, log: zerolog.Nop(), metrics: newMetrics()}
+		if err := s.openArchive(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer s.archive.close()
+		games := allGames(t, readArchive(t, db))
+		if len(games) != 2 || games[0].ID != playing || games[1].ID != recent {
+			t.Errorf("%+v left; want the game in progress and the one of 29 days ago", games)
+		}
+
+		bad := &server{cfg: serveConfig{db: db, archiveRetention: -time.Hour}, log: zerolog.Nop(), metrics: newMetrics()}
+		if err := bad.openArchive(ctx); err == nil || !strings.Contains(err.Error(), "--archive-retention") {
+			t.Errorf("a negative retention: %v", err)
+		}
+	})
+}
