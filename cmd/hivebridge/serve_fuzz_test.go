@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,8 +24,11 @@ import (
 func fuzzDaemon(f *testing.F) *daemon {
 	db := filepath.Join(f.TempDir(), "games.db")
 	return startDaemon(f, "--db", db, "--max-search-time", "100ms", "--max-search-depth", "2",
-		"--session-max-perft", "2", "--pool-size", "2", "--idle-timeout", "5s", "--max-line", "4096")
+		"--session-max-perft", "2", "--pool-size", "2", "--idle-timeout", "5s", "--max-line", strconv.Itoa(fuzzMaxLine))
 }
+
+// fuzzMaxLine is the fuzzed daemon's --max-line.
+const fuzzMaxLine = 4096
 
 // fuzzSeeds are sessions a viewer would hold, and some a probe did.
 var fuzzSeeds = []string{
@@ -49,9 +53,16 @@ func FuzzServeTCP(f *testing.F) {
 		defer conn.Close()
 		conn.SetDeadline(time.Now().Add(5 * time.Second))
 		go conn.Write(input)
-		// One ok for the info answer, then one for each line sent, or
-		// fewer if a line ends the session (exit) or the deadline comes.
-		want := 1 + bytes.Count(input, []byte("\n"))
+		// One ok for the info answer, then one for each command line
+		// sent (a blank line has no answer), or fewer if a line ends the
+		// session (exit) or the deadline comes.
+		want := 1
+		lines := bytes.Split(input, []byte("\n"))
+		for _, line := range lines[:len(lines)-1] {
+			if len(line) > fuzzMaxLine || len(strings.Fields(string(line))) > 0 {
+				want++
+			}
+		}
 		r := bufio.NewReader(conn)
 		for oks := 0; oks < want; {
 			line, err := r.ReadString('\n')
