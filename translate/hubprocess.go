@@ -135,7 +135,7 @@ func (p *HubProcess) start(ctx context.Context) error {
 		return fmt.Errorf("engine %s exited before its answer to hub: it is not a Hub engine, or it failed to start", p.program)
 	case err != nil:
 		p.kill()
-		return fmt.Errorf("engine %s did not start as a Hub engine (no wait answer to hub within %s): %v", p.program, p.cfg.Timeouts.Start, err)
+		return fmt.Errorf("engine %s did not start as a Hub engine (no wait answer to hub within %s): %w", p.program, p.cfg.Timeouts.Start, err)
 	}
 	p.params = params
 	p.info = engine.Info{ID: strings.TrimSpace(id.Name + " " + id.Version), Expansions: expansionsOf(params)}
@@ -205,7 +205,7 @@ func (p *HubProcess) restart(ctx context.Context, why string) error {
 		refused, err := p.ping(ctx)
 		if err != nil {
 			p.kill()
-			return fmt.Errorf("engine %s: %v after its parameters were set again", p.info.ID, err)
+			return fmt.Errorf("engine %s: %w after its parameters were set again", p.info.ID, err)
 		}
 		if refused != nil {
 			p.log.Warn().Err(refused).Msg("engine refused a parameter after restart")
@@ -229,7 +229,7 @@ func (p *HubProcess) running(ctx context.Context) error {
 // no pong came, and the run is then of no more use.
 func (p *HubProcess) ping(ctx context.Context) (refused, err error) {
 	if err := p.proc.client.Send(hub.Ping{}); err != nil {
-		return nil, fmt.Errorf("cannot write to it: %v", err)
+		return nil, fmt.Errorf("cannot write to it: %w", err)
 	}
 	wait, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Command)
 	defer cancel()
@@ -240,7 +240,7 @@ func (p *HubProcess) ping(ctx context.Context) (refused, err error) {
 		p.logAnswer(a)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("no answer to ping within %s: %v", p.cfg.Timeouts.Command, err)
+		return nil, fmt.Errorf("no answer to ping within %s: %w", p.cfg.Timeouts.Command, err)
 	}
 	return refused, nil
 }
@@ -261,7 +261,7 @@ func (p *HubProcess) setParam(name, value string) error {
 	refused, err := p.ping(ctx)
 	if err != nil {
 		p.kill()
-		return fmt.Errorf("engine %s: %v after set-param; it will be started again", p.info.ID, err)
+		return fmt.Errorf("engine %s: %w after set-param; it will be started again", p.info.ID, err)
 	}
 	if refused != nil {
 		return fmt.Errorf("engine %s refused set-param name=%s value=%s: %v", p.info.ID, name, value, refused)
@@ -295,7 +295,7 @@ func (p *HubProcess) init(ctx context.Context) error {
 		return ctx.Err()
 	default:
 		p.restart(context.WithoutCancel(ctx), "no answer to init")
-		return fmt.Errorf("engine %s did not answer init with ready within %s: %v; restarted", p.info.ID, p.cfg.Timeouts.Start, err)
+		return fmt.Errorf("engine %s did not answer init with ready within %s: %w; restarted", p.info.ID, p.cfg.Timeouts.Start, err)
 	}
 	p.ready = true
 	return nil
@@ -377,7 +377,7 @@ func (p *HubProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 		if complaint != "" {
 			err = fmt.Errorf("%v (the engine said: %s)", err, complaint)
 		}
-		return core.NoMove, fmt.Errorf("engine %s answered go think with %q, which is not a legal move: %v", p.info.ID, done.Move, err)
+		return core.NoMove, fmt.Errorf("engine %s answered go think with %q, which is not a legal move: %w", p.info.ID, done.Move, err)
 	}
 	return m, nil
 }
@@ -438,7 +438,7 @@ func (p *HubProcess) awaitDone(ctx context.Context, timeout time.Duration, infin
 		p.restart(context.WithoutCancel(ctx), "it exited")
 		return hub.Done{}, "", fmt.Errorf("engine %s exited while searching; restarted", p.info.ID)
 	case err != nil:
-		return hub.Done{}, "", fmt.Errorf("engine %s answered go think with a done hivebridge cannot read: %v", p.info.ID, err)
+		return hub.Done{}, "", fmt.Errorf("engine %s answered go think with a done hivebridge cannot read: %w", p.info.ID, err)
 	}
 	return m.(hub.Done), complaint, nil
 }

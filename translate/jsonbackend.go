@@ -101,7 +101,7 @@ func (m *JSONModule) connect(ctx context.Context) error {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", m.addr)
 	if err != nil {
-		return fmt.Errorf("cannot reach the JSON AI module at %s: %v", m.addr, err)
+		return fmt.Errorf("cannot reach the JSON AI module at %s: %w", m.addr, err)
 	}
 	client := hivejson.NewClient(conn, 0)
 	client.SetFrameLength(m.length)
@@ -111,7 +111,7 @@ func (m *JSONModule) connect(ctx context.Context) error {
 	hello, err := client.Greet(ctx, m.nextID())
 	if err != nil {
 		conn.Close()
-		return fmt.Errorf("the JSON AI module at %s did not answer Greetings within %s: %v", m.addr, m.cfg.Timeouts.Start, err)
+		return fmt.Errorf("the JSON AI module at %s did not answer Greetings within %s: %w", m.addr, m.cfg.Timeouts.Start, err)
 	}
 	id := moduleID(hello, m.addr)
 	if !hello.Active {
@@ -256,7 +256,7 @@ func (m *JSONModule) BestMove(ctx context.Context, limit engine.Limit, _ func(en
 	if err != nil {
 		m.disconnect()
 		turn, _ := json.Marshal(resp.Turn)
-		return core.NoMove, fmt.Errorf("JSON AI module %s answered %s, which is not a legal turn: %v", id, turn, err)
+		return core.NoMove, fmt.Errorf("JSON AI module %s answered %s, which is not a legal turn: %w", id, turn, err)
 	}
 	return mv, nil
 }
@@ -270,11 +270,11 @@ func explainJSONError(id string, wait time.Duration, err error) error {
 	case errors.Is(err, hivejson.ErrPeerClosed):
 		return fmt.Errorf("JSON AI module %s closed the connection instead of answering Choose Turn", id)
 	case errors.Is(err, hivejson.ErrPeerError):
-		return fmt.Errorf("JSON AI module %s answered Choose Turn with an error: %v", id, err)
+		return fmt.Errorf("JSON AI module %s answered Choose Turn with an error: %w", id, err)
 	case errors.Is(err, hivejson.ErrGarbage):
-		return fmt.Errorf("JSON AI module %s answered Choose Turn with garbage: %v", id, err)
+		return fmt.Errorf("JSON AI module %s answered Choose Turn with garbage: %w", id, err)
 	}
-	return fmt.Errorf("JSON AI module %s: Choose Turn failed: %v", id, err)
+	return fmt.Errorf("JSON AI module %s: Choose Turn failed: %w", id, err)
 }
 
 // Close closes the connection to the module.

@@ -265,7 +265,7 @@ func (v *sessionValues) applyTo(e Engine) error {
 			continue
 		}
 		if err := o.Set(s[1]); err != nil {
-			return fmt.Errorf("engine %s refused the session's %s=%s: %v", e.Info().ID, s[0], s[1], err)
+			return fmt.Errorf("engine %s refused the session's %s=%s: %w", e.Info().ID, s[0], s[1], err)
 		}
 	}
 	return nil

@@ -86,7 +86,7 @@ func StartUHP(ctx context.Context, program string, args []string, cfg Config) (*
 		var engineErr *uhp.EngineError
 		if !errors.As(err, &engineErr) {
 			p.Close()
-			return nil, fmt.Errorf("engine %s: %v", program, err)
+			return nil, fmt.Errorf("engine %s: %w", program, err)
 		}
 		lines = nil // an engine without the options command has none
 	}
@@ -171,7 +171,7 @@ func (p *UHPProcess) start(ctx context.Context) error {
 		return fmt.Errorf("engine %s exited before its info answer: it is not a UHP engine, or it failed to start", p.program)
 	case err != nil:
 		p.kill()
-		return fmt.Errorf("engine %s did not start as a UHP engine (no info answer within %s): %v", p.program, p.cfg.Timeouts.Start, err)
+		return fmt.Errorf("engine %s did not start as a UHP engine (no info answer within %s): %w", p.program, p.cfg.Timeouts.Start, err)
 	}
 	if probed {
 		// A UHP engine slow to start read the probe after printing its
@@ -182,7 +182,7 @@ func (p *UHPProcess) start(ctx context.Context) error {
 		cancel()
 		if err != nil && !errors.As(err, new(*uhp.EngineError)) {
 			p.kill()
-			return fmt.Errorf("engine %s did not answer hub, which it was sent while it was silent on start: %v", p.program, err)
+			return fmt.Errorf("engine %s did not answer hub, which it was sent while it was silent on start: %w", p.program, err)
 		}
 	}
 	p.log = p.cfg.Log.With().Str("engine", p.info.ID).Logger()
@@ -551,7 +551,7 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 		err = p.want.CheckMove(m)
 	}
 	if err != nil {
-		return core.NoMove, fmt.Errorf("engine %s answered %q with %q, which is not a legal move: %v", p.info.ID, command, text, err)
+		return core.NoMove, fmt.Errorf("engine %s answered %q with %q, which is not a legal move: %w", p.info.ID, command, text, err)
 	}
 	return m, nil
 }

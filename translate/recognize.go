@@ -75,7 +75,7 @@ func firstLine(ctx context.Context, start time.Duration, out *uhp.LineReader, pr
 		case ctx.Err() == nil && wait.Err() != nil:
 			probed = true
 			if err := probe(); err != nil {
-				return "", probed, fmt.Errorf("%w: %v", uhp.ErrEngineGone, err)
+				return "", probed, fmt.Errorf("%w: %w", uhp.ErrEngineGone, err)
 			}
 			continue
 		}

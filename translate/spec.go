@@ -44,14 +44,14 @@ func ParseSpec(s string) (Spec, error) {
 		sp := Spec{Kind: "hivejson", Address: addr}
 		options, err := url.ParseQuery(query)
 		if err != nil {
-			return Spec{}, fmt.Errorf("backend %q: %v", s, err)
+			return Spec{}, fmt.Errorf("backend %q: %w", s, err)
 		}
 		for name, values := range options {
 			if name != "frame-length" || len(values) != 1 {
 				return Spec{}, fmt.Errorf("backend %q: the one option of hivejson:// is frame-length=utf16|utf8, once", s)
 			}
 			if sp.FrameLength, err = hivejson.ParseFrameLength(values[0]); err != nil {
-				return Spec{}, fmt.Errorf("backend %q: %v", s, err)
+				return Spec{}, fmt.Errorf("backend %q: %w", s, err)
 			}
 		}
 		return sp, nil
@@ -62,7 +62,7 @@ func ParseSpec(s string) (Spec, error) {
 	}
 	words, err := splitWords(command)
 	if err != nil {
-		return Spec{}, fmt.Errorf("backend %q: %v", s, err)
+		return Spec{}, fmt.Errorf("backend %q: %w", s, err)
 	}
 	if len(words) == 0 {
 		return Spec{}, fmt.Errorf("backend %q names no program", s)
@@ -249,7 +249,7 @@ func ApplyOptions(e Engine, settings []string) error {
 			return fmt.Errorf("engine option %q: %s declares no such option; valid names: %s", name, e.Info().ID, valid)
 		}
 		if err := opt.Set(value); err != nil {
-			return fmt.Errorf("engine option %q: %v", name, err)
+			return fmt.Errorf("engine option %q: %w", name, err)
 		}
 	}
 	return nil

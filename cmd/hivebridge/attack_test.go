@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -54,7 +55,13 @@ func checkAlive(t *testing.T, d *daemon) {
 // TestAttackInvalidUTF8 sends command words that are not UTF-8 (the
 // Prometheus client panics on such a label) on every listener.
 func TestAttackInvalidUTF8(t *testing.T) {
-	d := startDaemon(t, "--hub", "127.0.0.1:0", "--hivejson", "127.0.0.1:0")
+	db := filepath.Join(t.TempDir(), "games.db")
+	d := startDaemon(t, "--hub", "127.0.0.1:0", "--hivejson", "127.0.0.1:0", "--db", db)
+	// A game in progress on another session throughout: none is lost.
+	kept := dialTCP(t, d.uhpAddr)
+	kept.answer(t)
+	kept.do(t, "newgame Base")
+	kept.do(t, "play wS1")
 	s := dialTCP(t, d.uhpAddr)
 	s.answer(t)
 	for _, command := range []string{"\xff", "newgame\xff", "play forfeit x\xff", "\xc3\x28 \xa0\xa1"} {
@@ -118,6 +125,11 @@ func TestAttackInvalidUTF8(t *testing.T) {
 		t.Errorf("JSON: a frame of bad bytes was answered %q", reply[:n])
 	}
 	checkAlive(t, d)
+	kept.do(t, "play bS1 -wS1")
+	kept.do(t, "validmoves") // its answer proves the move before it kept
+	if games, moves := archivedMoves(t, db); games < 1 || moves < 2 {
+		t.Errorf("the archive holds %d games and %d moves, want the game in progress with its 2 moves", games, moves)
+	}
 	if got := metric(t, d.httpAddr, `hivebridge_commands_total{command="other",protocol="uhp-tcp"}`); got < 1 {
 		t.Errorf(`commands_total{command="other"} = %v, want the bad words counted there`, got)
 	}
@@ -608,4 +620,36 @@ func TestAttackEngineLeftAtFailedStart(t *testing.T) {
 	if err := root.Execute(); err == nil {
 		t.Fatal("serve on a port in use started")
 	}
+}
+
+// TestAttackEngineOutlivesKilledDaemon: a uhp: engine dies with a daemon
+// killed by SIGKILL, which leaves it no chance to stop its engines.
+func TestAttackEngineOutlivesKilledDaemon(t *testing.T) {
+	// An engine that does not notice its input end: only the kernel's
+	// signal at its parent's death stops it. ArgSpec's Cleanup checks it
+	// is gone.
+	spec, dir := fakeengine.ArgSpec(t, "uhp", "stays")
+	cmd := exec.Command(os.Args[0], "uhp", "--backend", spec)
+	cmd.Env = append(os.Environ(), runMainVar+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The info answer comes once the backend has started.
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.HasPrefix(line, "id ") {
+		t.Fatalf("no info answer: %q, %v", line, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) == 0 {
+		t.Fatal("the fake engine did not start")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
 }

@@ -182,13 +182,13 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 	}
 	var err error
 	if cfg.Disagreement, err = referee.ParseDisagreementPolicy(f.disagreement); err != nil {
-		return cfg, fmt.Errorf("--disagreement: %v", err)
+		return cfg, fmt.Errorf("--disagreement: %w", err)
 	}
 	if cfg.GameType, err = uhp.ParseGameType(f.gameType); err != nil {
-		return cfg, fmt.Errorf("--gametype: %v", err)
+		return cfg, fmt.Errorf("--gametype: %w", err)
 	}
 	if cfg.TC, err = referee.ParseTimeControl(f.tc); err != nil {
-		return cfg, fmt.Errorf("--tc: %v", err)
+		return cfg, fmt.Errorf("--tc: %w", err)
 	}
 	for _, side := range []struct {
 		flag, value string
@@ -199,7 +199,7 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 		}
 		tc, err := referee.ParseTimeControl(side.value)
 		if err != nil {
-			return cfg, fmt.Errorf("%s: %v", side.flag, err)
+			return cfg, fmt.Errorf("%s: %w", side.flag, err)
 		}
 		*side.tc = &tc
 	}
@@ -216,13 +216,13 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 		}
 		defer file.Close()
 		if cfg.Openings, err = referee.ReadOpenings(file); err != nil {
-			return cfg, fmt.Errorf("--openings %s: %v", f.openings, err)
+			return cfg, fmt.Errorf("--openings %s: %w", f.openings, err)
 		}
 	}
 	if f.sprt != "" {
 		t, err := referee.ParseSPRT(f.sprt)
 		if err != nil {
-			return cfg, fmt.Errorf("--sprt: %v", err)
+			return cfg, fmt.Errorf("--sprt: %w", err)
 		}
 		cfg.SPRT = &t
 	}

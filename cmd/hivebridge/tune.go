@@ -117,11 +117,11 @@ func readSamples(dst []texel.Sample, name string, skip int) ([]texel.Sample, int
 		}
 		gs, err := uhp.ParseGameString(fields[0])
 		if err != nil {
-			return dst, games, fmt.Errorf("%s:%d: %v", name, n, err)
+			return dst, games, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
 		g, err := gs.Load()
 		if err != nil {
-			return dst, games, fmt.Errorf("%s:%d: %v", name, n, err)
+			return dst, games, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
 		dst = texel.Collect(dst, g, result, skip)
 		games++

@@ -283,6 +283,8 @@ func wholeSeconds(s string) bool {
 //	                spec writes them, and answers any other with err
 //	                UnrecognizedCommand("time 00:00:00.2"), as a widely
 //	                used engine does (every run)
+//	stays           runs on once its input has ended, until killed, as an
+//	                engine busy in a search does (every run)
 func run(mode, dir string) int {
 	os.WriteFile(filepath.Join(dir, fmt.Sprintf("pid-%d", os.Getpid())), nil, 0o644)
 	misbehaved := filepath.Join(dir, "misbehaved")
@@ -439,6 +441,9 @@ func run(mode, dir string) int {
 				return 0
 			}
 		}
+	}
+	if mode == "stays" {
+		select {}
 	}
 	return 0
 }

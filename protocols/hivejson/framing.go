@@ -188,7 +188,7 @@ func AppendFrame(dst []byte, v any) ([]byte, error) {
 func AppendRawFrame(dst []byte, body []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, body); err != nil {
-		return dst, fmt.Errorf("%w: %v", ErrInvalidJSON, err)
+		return dst, fmt.Errorf("%w: %w", ErrInvalidJSON, err)
 	}
 	return appendASCIIFrame(dst, buf.Bytes()), nil
 }

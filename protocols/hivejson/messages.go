@@ -282,7 +282,7 @@ func ParseMessage(raw []byte) (Message, error) {
 		return nil, ErrNotObject
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadMessage, err)
+		return nil, fmt.Errorf("%w: %w", ErrBadMessage, err)
 	}
 	var m Message
 	switch {
@@ -304,7 +304,7 @@ func ParseMessage(raw []byte) (Message, error) {
 		return nil, ErrUnknownMessage
 	}
 	if err := json.Unmarshal(raw, m); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadMessage, err)
+		return nil, fmt.Errorf("%w: %w", ErrBadMessage, err)
 	}
 	return m, nil
 }

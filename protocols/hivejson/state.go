@@ -353,7 +353,7 @@ func setUp(s GameState, opts ...core.GameOption) (*core.Game, error) {
 	}
 	g, err := core.NewGameAt(pos, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v (pieces named as in UHP, numbered in board order)", ErrBadBoard, err)
+		return nil, fmt.Errorf("%w: %w (pieces named as in UHP, numbered in board order)", ErrBadBoard, err)
 	}
 	return g, nil
 }
@@ -601,7 +601,7 @@ func (tr *tracker) moveOf(t Turn) (core.Move, error) {
 		return core.NoMove, err
 	}
 	if err := tr.g.CheckMove(m); err != nil {
-		return core.NoMove, fmt.Errorf("%w %s: %v", ErrBadTurn, turnString(t), err)
+		return core.NoMove, fmt.Errorf("%w %s: %w", ErrBadTurn, turnString(t), err)
 	}
 	return m, nil
 }

@@ -55,7 +55,7 @@ func ParseBoard(s string) ([]core.Stack, error) {
 		for _, name := range strings.Split(pieces, "/") {
 			p, err := uhp.ParsePiece(strings.TrimSpace(name))
 			if err != nil {
-				return nil, fmt.Errorf("stack %d of the board, '%s': %v", i+1, part, err)
+				return nil, fmt.Errorf("stack %d of the board, '%s': %w", i+1, part, err)
 			}
 			st.Pieces = append(st.Pieces, p)
 		}

@@ -561,13 +561,13 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 	case len(args) == 1 && !strings.Contains(args[0], ";"):
 		t, err := ParseGameType(args[0])
 		if err != nil {
-			return fmt.Errorf("Unable to parse '%s' as a GameTypeString: %v.", args[0], err)
+			return fmt.Errorf("Unable to parse '%s' as a GameTypeString: %w.", args[0], err)
 		}
 		g = core.NewGame(t, opt)
 	default:
 		gs, err := ParseGameString(strings.Join(args, " "))
 		if err != nil {
-			return fmt.Errorf("Unable to parse GameString: %v.", err)
+			return fmt.Errorf("Unable to parse GameString: %w.", err)
 		}
 		if e.cfg.Dialect == Early {
 			g, layout, err = gs.LoadEarly(opt)
@@ -728,7 +728,7 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 		return err
 	}
 	if err := e.game.CheckMove(m); err != nil {
-		return fmt.Errorf("The searcher returned an illegal move: %v", err)
+		return fmt.Errorf("The searcher returned an illegal move: %w", err)
 	}
 	e.best, e.bestFor = m, e.game.MovesPlayed()
 	writeLines(w, e.writeMoves([]core.Move{m})[0])
@@ -847,7 +847,7 @@ func (e *Engine) optionsCommand(args []string, w io.Writer) error {
 			return err
 		}
 		if err := o.Set(args[2]); err != nil {
-			return fmt.Errorf("Unable to set option: %v.", err)
+			return fmt.Errorf("Unable to set option: %w.", err)
 		}
 		writeLines(w, FormatOption(o))
 		return nil

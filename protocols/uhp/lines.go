@@ -59,7 +59,7 @@ func (l *LineReader) Next(ctx context.Context) (string, error) {
 		}
 		// A line too long to read, or a broken pipe: nothing more will
 		// be read from this engine either way.
-		return "", fmt.Errorf("%w: %v", ErrEngineGone, err)
+		return "", fmt.Errorf("%w: %w", ErrEngineGone, err)
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}

@@ -64,7 +64,7 @@ func ParseProgress(line string, g *core.Game) (engine.Progress, error) {
 		return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: the depth %q is not a whole number", line, fields[1])
 	}
 	if p.Score, err = ParseScore(fields[2]); err != nil {
-		return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: %v", line, err)
+		return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: %w", line, err)
 	}
 	c := g.Clone()
 	for _, text := range fields[3:] {

@@ -92,7 +92,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 		case i == 0:
 			var err error
 			if t, err = ParseGameType(arg); err != nil {
-				return fmt.Errorf("Unable to parse '%s' as a GameTypeString: %v.", arg, err)
+				return fmt.Errorf("Unable to parse '%s' as a GameTypeString: %w.", arg, err)
 			}
 		default:
 			return fmt.Errorf("Unable to start a remote game: %q is neither a GameTypeString nor White or Black.", arg)
@@ -110,7 +110,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 	if e.cfg.Matchmaker != nil {
 		person, color, err := e.cfg.Matchmaker(ctx, t, viewer, named)
 		if err != nil {
-			return fmt.Errorf("Unable to start a remote game: %v.", err)
+			return fmt.Errorf("Unable to start a remote game: %w.", err)
 		}
 		if person != nil {
 			opponent, viewer = person, color
@@ -126,7 +126,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 			e.forfeited = &forfeit{loser: core.White, reason: err.Error()}
 			e.record(GameEvent{Kind: GameEnded, How: endHow(err), Reason: err.Error()})
 			writeLines(w, e.gameString())
-			return fmt.Errorf("The remote player could not move and forfeits: %v", err)
+			return fmt.Errorf("The remote player could not move and forfeits: %w", err)
 		}
 		e.playRemote(m)
 	}
@@ -197,7 +197,7 @@ func (e *Engine) remoteReply(ctx context.Context, w io.Writer) error {
 		e.forfeited = &forfeit{loser: e.game.ToMove(), reason: err.Error()}
 		e.record(GameEvent{Kind: GameEnded, How: endHow(err), Reason: err.Error()})
 		writeLines(w, e.gameString())
-		return fmt.Errorf("The remote player could not move and forfeits: %v", err)
+		return fmt.Errorf("The remote player could not move and forfeits: %w", err)
 	}
 	writeLines(w, e.playRemote(m), e.gameString())
 	return nil

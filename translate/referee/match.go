@@ -308,7 +308,7 @@ func (cfg *Config) openings() ([]*core.Game, error) {
 		for i, gs := range cfg.Openings {
 			g, err := gs.Load(core.RepetitionDraw(true))
 			if err != nil {
-				return nil, fmt.Errorf("opening %d %q: %v", i+1, gs, err)
+				return nil, fmt.Errorf("opening %d %q: %w", i+1, gs, err)
 			}
 			if g.Over() {
 				return nil, fmt.Errorf("opening %d %q: the game is already over", i+1, gs)
@@ -370,11 +370,11 @@ func ReadOpenings(r io.Reader) ([]uhp.GameString, error) {
 		}
 		gs, err := uhp.ParseGameString(line)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", n, err)
+			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
 		g, err := gs.Load()
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", n, err)
+			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
 		if g.Over() {
 			return nil, fmt.Errorf("line %d: the game is already over", n)
@@ -435,7 +435,7 @@ func (cfg *Config) preflight(ctx context.Context, starts []*core.Game) error {
 	}{{"A", cfg.White, cfg.WhiteOptions}, {"B", cfg.Black, cfg.BlackOptions}} {
 		e, err := cfg.open(ctx, side.spec, side.options, side.name)
 		if err != nil {
-			return fmt.Errorf("engine %s: %v", side.name, err)
+			return fmt.Errorf("engine %s: %w", side.name, err)
 		}
 		expansions := e.Info().Expansions
 		id := e.Info().ID
