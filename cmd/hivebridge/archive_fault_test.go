@@ -193,6 +193,14 @@ func TestArchiveLostUnderLoad(t *testing.T) {
 		played += playRandomGame(t, d.httpAddr, uint64(1000+i), 8, func(int) {})
 	}
 	sessionsEnded(t, d.httpAddr)
+	// A game's end reaches the keeper on a goroutine of its own after its
+	// session has ended: wait until all ten are held or counted lost.
+	for deadline := time.Now().Add(10 * time.Second); metric(t, d.httpAddr, pendingGames)+metric(t, d.httpAddr, notArchivedGames) < 10; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%v games held and %v lost 10s after the sessions ended, want 10 in all", metric(t, d.httpAddr, pendingGames), metric(t, d.httpAddr, notArchivedGames))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	lostMoves, lostGames := metric(t, d.httpAddr, notArchivedMoves), metric(t, d.httpAddr, notArchivedGames)
 	pg.Start(t)
 	for deadline := time.Now().Add(20 * time.Second); metric(t, d.httpAddr, pendingGames) > 0; {
