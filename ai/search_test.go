@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -256,8 +257,15 @@ func TestCancel(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan ai.Info)
-		go func() { done <- ai.New(threads, 8).Search(ctx, g, ai.Limits{}, nil) }()
-		time.Sleep(50 * time.Millisecond)
+		started := make(chan struct{}) // closed at the search's first report
+		var once sync.Once
+		report := func(ai.Info) { once.Do(func() { close(started) }) }
+		go func() { done <- ai.New(threads, 8).Search(ctx, g, ai.Limits{}, report) }()
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("threads %d: the search reported nothing within 10s", threads)
+		}
 		cancel()
 		select {
 		case info := <-done:
@@ -294,35 +302,6 @@ func TestReportAndDepth(t *testing.T) {
 	for i, r := range reports {
 		if !g.Legal(r.Move) || (i > 0 && r.Depth < reports[i-1].Depth) {
 			t.Errorf("report %d: %+v", i, r)
-		}
-	}
-}
-
-// TestTiming only logs: a search should return within its time limit plus
-// 50 ms (a 100 ms search within 150 ms), but wall-clock assertions are left
-// to the lead's timing checks, since a loaded machine can stall any thread.
-func TestTiming(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing log")
-	}
-	for _, threads := range []int{1, 2} {
-		s := ai.New(threads, 32)
-		for _, lim := range []time.Duration{time.Millisecond, 100 * time.Millisecond} {
-			worst, depths := time.Duration(0), 0
-			var nodes uint64
-			positions := 0
-			for gt := core.GameType(0); gt < core.AllGameTypes; gt++ {
-				for _, g := range randomPositions(t, gt, 2, 10, 60, 17) {
-					start := time.Now()
-					info := s.Search(context.Background(), g, ai.Limits{Time: lim}, nil)
-					worst = max(worst, time.Since(start))
-					depths += info.Depth
-					nodes += info.Nodes
-					positions++
-				}
-			}
-			t.Logf("threads %d, limit %v: slowest return %v, mean depth %.1f, mean nodes %d",
-				threads, lim, worst, float64(depths)/float64(positions), nodes/uint64(positions))
 		}
 	}
 }

@@ -82,12 +82,6 @@ func newTable(mb int) *table {
 // the table's only user.
 func (t *table) clear() { clear(t.slots) }
 
-// megabytes is the size the table was made with, rounded down as newTable
-// rounds it.
-func (t *table) megabytes() int {
-	return max(int(uint64(len(t.slots))*slotBytes>>20), 1)
-}
-
 // probe returns the entry stored for key, if any.
 func (t *table) probe(key uint64) (entry, bool) {
 	b := (key & t.mask) * bucketSlots
@@ -136,4 +130,27 @@ func (t *table) store(key uint64, m core.Move, score, depth int, bound uint8) {
 	s := &t.slots[victim]
 	s.data.Store(d)
 	s.check.Store(key ^ d)
+}
+
+// scoreToTT makes a mate score relative to the position stored rather than
+// to the root, so that it stays right when the position is reached by
+// another path at another ply; scoreFromTT undoes it.
+func scoreToTT(score, ply int) int {
+	switch {
+	case score > mateBound:
+		return score + ply
+	case score < -mateBound:
+		return score - ply
+	}
+	return score
+}
+
+func scoreFromTT(score, ply int) int {
+	switch {
+	case score > mateBound:
+		return score - ply
+	case score < -mateBound:
+		return score + ply
+	}
+	return score
 }

@@ -3,7 +3,9 @@
 // move generation, play and undo, the game result, a Zobrist hash and perft.
 // Every protocol converts to and from this package, and the bridge keeps an
 // authoritative Game for each session; it knows no protocol, no I/O and no
-// clock.
+// clock. It does name its own values as UHP spells them (a piece's wQ or
+// bS1, a game type's Base+MLP, a turn's White[5]: see names.go), so that
+// the protocols that borrow those names share one reader of them.
 //
 // The design is for speed, since every search and every check of every move
 // crossing the bridge runs through it:

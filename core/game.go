@@ -263,7 +263,7 @@ func (g *Game) Level(p Piece) int {
 // OnBoard returns the pieces on the board, one bit per piece.
 func (g *Game) OnBoard() uint32 { return g.onBoard }
 
-// Play plays m, which must be legal (see Legal and CheckMove); it is the
+// Play plays m, which must be legal (see Legal and RuleBroken); it is the
 // fast path for search and perft and checks nothing.
 func (g *Game) Play(m Move) {
 	rec := record{move: m, from: NoCell, prevResult: g.result, prevLastMoved: g.lastMoved, prevCut: g.cut, prevCutKnown: g.cutKnown,

@@ -1,13 +1,15 @@
 package core
 
-// IsLegal reports whether m is in GenerateMoves' list, with l as scratch
-// space (its contents are lost). It generates only what could contain m:
-// for a placement, the one cell's test; for a piece on the board, that
-// piece's own moves, then its throws. A search asks this of the moves it
+// LegalWithScratch reports whether m is in GenerateMoves' list, with l as
+// scratch space (its contents are lost), so that the search's hot path
+// allocates nothing (Legal is the same answer with a list of its own, and
+// RuleBroken says which rule a move breaks). It generates only what could
+// contain m: for a placement, the one cell's test; for a piece on the
+// board, that piece's own moves, then its throws. A search asks this of the moves it
 // tries before generating the rest (the table's move, the killers), which
 // refute most positions: at a node cut by one of them, checking the move
 // costs a fraction of listing and ordering a hundred.
-func (g *Game) IsLegal(m Move, l *MoveList) bool {
+func (g *Game) LegalWithScratch(m Move, l *MoveList) bool {
 	if g.result != InProgress || m == NoMove {
 		return false
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestIsLegalMatchesGenerateMoves asks IsLegal about every generated move
+// TestIsLegalMatchesGenerateMoves asks LegalWithScratch about every generated move
 // and about many moves that may or may not be legal (every piece in play
 // onto cells in and around the hive, Pass, NoMove, encodings of no piece)
 // in every position of random games of every game type, and requires its
@@ -48,8 +48,8 @@ func TestIsLegalMatchesGenerateMoves(t *testing.T) {
 			}
 			key := g.Hash()
 			for _, m := range candidates {
-				if got, want := g.IsLegal(m, &scratch), listed[m]; got != want {
-					t.Fatalf("game %d ply %d: IsLegal(%#x) = %v, GenerateMoves lists it: %v", game, g.Ply(), uint16(m), got, want)
+				if got, want := g.LegalWithScratch(m, &scratch), listed[m]; got != want {
+					t.Fatalf("game %d ply %d: LegalWithScratch(%#x) = %v, GenerateMoves lists it: %v", game, g.Ply(), uint16(m), got, want)
 				}
 				if listed[m] {
 					legal++
@@ -64,7 +64,7 @@ func TestIsLegalMatchesGenerateMoves(t *testing.T) {
 			}
 			g.GenerateMoves(&scratch)
 			if g.Hash() != key || !sameMoves(&scratch, &list) {
-				t.Fatalf("game %d ply %d: IsLegal changed the position", game, g.Ply())
+				t.Fatalf("game %d ply %d: LegalWithScratch changed the position", game, g.Ply())
 			}
 			g.Play(list.At(rng.IntN(list.Len())))
 		}

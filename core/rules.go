@@ -11,9 +11,11 @@ func (e *RuleError) Error() string { return e.Msg }
 
 func ruleError(msg string) error { return &RuleError{Msg: msg} }
 
-// CheckMove returns nil if m is legal now, and otherwise a *RuleError that
-// names the rule it breaks.
-func (g *Game) CheckMove(m Move) error {
+// RuleBroken returns nil if m is legal now, and otherwise a *RuleError that
+// names the rule it breaks: the check for a move from outside (a viewer's,
+// an engine's), whose refusal must say why. Legal only says whether, and
+// LegalWithScratch says whether without allocating, for the search.
+func (g *Game) RuleBroken(m Move) error {
 	var l MoveList
 	g.GenerateMoves(&l)
 	if l.Contains(m) {
@@ -23,9 +25,9 @@ func (g *Game) CheckMove(m Move) error {
 }
 
 // PlayChecked plays m if it is legal, and otherwise leaves the game as it
-// was and returns the *RuleError of CheckMove.
+// was and returns the *RuleError of RuleBroken.
 func (g *Game) PlayChecked(m Move) error {
-	if err := g.CheckMove(m); err != nil {
+	if err := g.RuleBroken(m); err != nil {
 		return err
 	}
 	g.Play(m)

@@ -200,27 +200,27 @@ func dump(g *core.Game) string {
 	return b.String()
 }
 
-// expectRuleError checks that CheckMove refuses m with the message want.
+// expectRuleError checks that RuleBroken refuses m with the message want.
 func expectRuleError(t testing.TB, g *core.Game, m core.Move, want string) {
 	t.Helper()
-	err := g.CheckMove(m)
+	err := g.RuleBroken(m)
 	var re *core.RuleError
 	switch {
 	case err == nil:
-		t.Errorf("CheckMove(%s) = nil, want %q\n%s", describeMove(g, m), want, dump(g))
+		t.Errorf("RuleBroken(%s) = nil, want %q\n%s", describeMove(g, m), want, dump(g))
 	case !errors.As(err, &re):
-		t.Errorf("CheckMove(%s) = %v (%T), want a *core.RuleError", describeMove(g, m), err, err)
+		t.Errorf("RuleBroken(%s) = %v (%T), want a *core.RuleError", describeMove(g, m), err, err)
 	case re.Msg != want:
-		t.Errorf("CheckMove(%s) = %q, want %q\n%s", describeMove(g, m), re.Msg, want, dump(g))
+		t.Errorf("RuleBroken(%s) = %q, want %q\n%s", describeMove(g, m), re.Msg, want, dump(g))
 	}
 }
 
-// expectIllegal checks that CheckMove refuses m, whatever the reason.
+// expectIllegal checks that RuleBroken refuses m, whatever the reason.
 func expectIllegal(t testing.TB, g *core.Game, m core.Move) {
 	t.Helper()
 	var re *core.RuleError
-	if err := g.CheckMove(m); !errors.As(err, &re) {
-		t.Errorf("CheckMove(%s) = %v, want a *core.RuleError\n%s", describeMove(g, m), err, dump(g))
+	if err := g.RuleBroken(m); !errors.As(err, &re) {
+		t.Errorf("RuleBroken(%s) = %v, want a *core.RuleError\n%s", describeMove(g, m), err, dump(g))
 	}
 }
 
@@ -232,12 +232,12 @@ func playChecked(t testing.TB, g *core.Game, s string) {
 	}
 }
 
-// expectLegal checks that CheckMove accepts the MoveString s.
+// expectLegal checks that RuleBroken accepts the MoveString s.
 func expectLegal(t testing.TB, g *core.Game, s string) {
 	t.Helper()
 	m := parseMove(t, g, s)
-	if err := g.CheckMove(m); err != nil {
-		t.Errorf("CheckMove(%q) = %v, want nil\n%s", s, err, dump(g))
+	if err := g.RuleBroken(m); err != nil {
+		t.Errorf("RuleBroken(%q) = %v, want nil\n%s", s, err, dump(g))
 	}
 }
 
@@ -962,7 +962,7 @@ func TestRulesMosquitoThrows(t *testing.T) {
 	})
 }
 
-// expectOver checks a finished game: its result, no moves, and CheckMove's
+// expectOver checks a finished game: its result, no moves, and RuleBroken's
 // refusal of any move or pass.
 func expectOver(t testing.TB, g *core.Game, want core.Result, someMove core.Move) {
 	t.Helper()
@@ -1041,8 +1041,8 @@ func TestRulesPass(t *testing.T) {
 	g = game(t, "Base", `wS1;bG1 wS1-;wQ /wS1;bQ bG1-;wQ -wS1;bA1 bQ-;wQ /wS1;bA2 bQ/;wQ -wS1;bA3 bQ\;`+
 		`wQ /wS1;bA1 wS1/;wQ -wS1;bA2 \wS1;wQ /wS1;bA3 /wQ`)
 	expectMoveSet(t, g, []core.Move{core.Pass})
-	if err := g.CheckMove(core.Pass); err != nil {
-		t.Errorf("CheckMove(pass) = %v, want nil", err)
+	if err := g.RuleBroken(core.Pass); err != nil {
+		t.Errorf("RuleBroken(pass) = %v, want nil", err)
 	}
 	expectRuleError(t, g, parseMove(t, g, "wQ -wS1"), "You can't move that piece because it will break the hive.")
 	expectRuleError(t, g, parseMove(t, g, "wB1 wS1\\"), "You can't place a piece touching your opponent's pieces.")
@@ -1266,8 +1266,8 @@ func TestRulesPlayUndoRandom(t *testing.T) {
 					break
 				}
 				m := s.moves[rng.IntN(len(s.moves))]
-				if err := g.CheckMove(m); err != nil {
-					t.Fatalf("%s seed %d: CheckMove(%s) = %v for a generated move", gt.name, seed, describeMove(g, m), err)
+				if err := g.RuleBroken(m); err != nil {
+					t.Fatalf("%s seed %d: RuleBroken(%s) = %v for a generated move", gt.name, seed, describeMove(g, m), err)
 				}
 				g.Play(m)
 			}

@@ -103,8 +103,8 @@ func FuzzNewGameAt(f *testing.F) {
 		}
 		hash := g.Hash()
 		for _, m := range moves.Moves() {
-			if err := g.CheckMove(m); err != nil {
-				t.Fatalf("CheckMove of a generated move: %v", err)
+			if err := g.RuleBroken(m); err != nil {
+				t.Fatalf("RuleBroken of a generated move: %v", err)
 			}
 			g.Play(m)
 			if _, err := core.NewGameAt(g.CurrentPosition()); err != nil {

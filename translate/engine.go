@@ -68,19 +68,13 @@ type StateReporter interface {
 	SyncState(ctx context.Context) (verdict core.Result, stated bool, err error)
 }
 
-// Error is an error that is a constant, so that the package's sentinel
-// errors cannot be reassigned.
-type Error string
-
-func (e Error) Error() string { return string(e) }
-
 // errNoGame is returned by an engine asked to play or think with no game.
-const errNoGame Error = "the engine has no game: NewGame comes first"
+const errNoGame engine.Error = "the engine has no game: NewGame comes first"
 
 // undo takes back the last n moves of g, or none if it has fewer.
 func undo(g *core.Game, n int) error {
 	if n < 0 || n > g.MovesPlayed() {
-		return Error("cannot undo more moves than were played")
+		return engine.Error("cannot undo more moves than were played")
 	}
 	for range n {
 		g.Undo()
@@ -101,10 +95,11 @@ func Interruptible(e Engine) bool {
 	return false
 }
 
-// Searcher adapts an Engine to what a front-end session needs: each search
-// starts by handing the engine the session's current game, and a new game
-// of the session makes the engine forget the last.
-func Searcher(e Engine) engine.Searcher { return searcher{e} }
+// SearcherOf adapts an Engine to what a front-end session needs (an
+// engine.Searcher): each search starts by handing the engine the session's
+// current game, and a new game of the session makes the engine forget the
+// last.
+func SearcherOf(e Engine) engine.Searcher { return searcher{e} }
 
 type searcher struct{ e Engine }
 

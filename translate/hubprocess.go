@@ -17,8 +17,8 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
-// HubProcess is the Engine of a Hub engine program (specs/hub-v2.txt, in
-// the Hive dialect of design/hub-hive.md). It starts the program (never
+// HubProcess is the Engine of a Hub engine program (docs/specs/hub-v2.txt, in
+// the Hive dialect of docs/design/hub-hive.md). It starts the program (never
 // through a shell) in a process group of its own and goes through the
 // handshake: hub, answered by the engine's id, its param lines and wait,
 // then the parameters set with set-param, then init, answered by ready.

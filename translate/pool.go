@@ -44,7 +44,7 @@ func NewPool(open func(context.Context) (Engine, error), cfg PoolConfig) *Pool {
 }
 
 // ErrPoolClosed is returned once the pool has been closed.
-const ErrPoolClosed Error = "the server is shutting down"
+const ErrPoolClosed engine.Error = "the server is shutting down"
 
 // Acquire borrows an engine, opening one if the limit allows, else
 // waiting for one to come back.

@@ -548,7 +548,7 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 	text := lines[len(lines)-1]
 	m, err := uhp.ParseMove(text, p.want)
 	if err == nil {
-		err = p.want.CheckMove(m)
+		err = p.want.RuleBroken(m)
 	}
 	if err != nil {
 		return core.NoMove, fmt.Errorf("engine %s answered %q with %q, which is not a legal move: %w", p.info.ID, command, text, err)

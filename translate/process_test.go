@@ -292,7 +292,7 @@ func TestProxyKeepsItsVerdict(t *testing.T) {
 	p, logs := startFake(t, "own-draw")
 	dir := os.Getenv(fakeengine.DirVar)
 	ctx := context.Background()
-	session := uhp.NewEngine(uhp.Config{ID: "proxy", Expansions: p.Info().Expansions, Searcher: translate.Searcher(p), Options: p.Options()})
+	session := uhp.NewSession(uhp.Config{ID: "proxy", Expansions: p.Info().Expansions, Searcher: translate.SearcherOf(p), Options: p.Options()})
 	do := func(command string) []string {
 		t.Helper()
 		var b strings.Builder
@@ -316,7 +316,7 @@ func TestProxyKeepsItsVerdict(t *testing.T) {
 	for g.Ply() < fakeengine.OwnDrawPly {
 		answer := do("bestmove depth 1")
 		m, err := uhp.ParseMove(answer[0], g)
-		if err != nil || g.CheckMove(m) != nil {
+		if err != nil || g.RuleBroken(m) != nil {
 			t.Fatalf("ply %d: bestmove answered %q", g.Ply(), answer)
 		}
 		play(m)

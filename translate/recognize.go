@@ -54,11 +54,18 @@ func tongueOf(line string) tongue {
 	return speaksNothing
 }
 
+// lineSource is an engine's output as firstLine reads it: a UHP client's
+// uhp.LineReader or a Hub client's hub.LineReader (each protocol reads its
+// peers with a reader of its own).
+type lineSource interface {
+	Next(ctx context.Context) (string, error)
+}
+
 // firstLine returns the first line of the program's output that is not
 // blank, within start. probe, if not nil, is called once the program has
 // been silent for probeAfter (or half of start, if less); probed says
 // whether it was.
-func firstLine(ctx context.Context, start time.Duration, out *uhp.LineReader, probe func() error) (line string, probed bool, err error) {
+func firstLine(ctx context.Context, start time.Duration, out lineSource, probe func() error) (line string, probed bool, err error) {
 	for {
 		wait := ctx
 		cancel := context.CancelFunc(func() {})

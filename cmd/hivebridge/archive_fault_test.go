@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -170,12 +171,10 @@ func TestArchiveLostUnderLoad(t *testing.T) {
 		t.Error("no game held while PostgreSQL is stopped")
 	}
 	pg.Start(t)
-	for deadline := time.Now().Add(20 * time.Second); metric(t, d.httpAddr, pendingGames) > 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%v games still held 20s after PostgreSQL came back", metric(t, d.httpAddr, pendingGames))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitForState(t, 20*time.Second, "the held games to be written once PostgreSQL came back", func() (bool, string) {
+		held := metric(t, d.httpAddr, pendingGames)
+		return held == 0, fmt.Sprintf("%v games held", held)
+	})
 	if h := healthz(t, d.httpAddr); h != "ok\n" {
 		t.Errorf("/healthz once PostgreSQL is back: %q", h)
 	}
@@ -195,20 +194,15 @@ func TestArchiveLostUnderLoad(t *testing.T) {
 	sessionsEnded(t, d.httpAddr)
 	// A game's end reaches the keeper on a goroutine of its own after its
 	// session has ended: wait until all ten are held or counted lost.
-	for deadline := time.Now().Add(10 * time.Second); metric(t, d.httpAddr, pendingGames)+metric(t, d.httpAddr, notArchivedGames) < 10; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%v games held and %v lost 10s after the sessions ended, want 10 in all", metric(t, d.httpAddr, pendingGames), metric(t, d.httpAddr, notArchivedGames))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitForState(t, 10*time.Second, "all 10 games to be held or counted lost", func() (bool, string) {
+		held, lost := metric(t, d.httpAddr, pendingGames), metric(t, d.httpAddr, notArchivedGames)
+		return held+lost >= 10, fmt.Sprintf("%v held, %v lost", held, lost)
+	})
 	lostMoves, lostGames := metric(t, d.httpAddr, notArchivedMoves), metric(t, d.httpAddr, notArchivedGames)
 	pg.Start(t)
-	for deadline := time.Now().Add(20 * time.Second); metric(t, d.httpAddr, pendingGames) > 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("games still held 20s after PostgreSQL came back")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, 20*time.Second, "the held games to be written once PostgreSQL came back", func() bool {
+		return metric(t, d.httpAddr, pendingGames) == 0
+	})
 	games2, moves2 := archivedMoves(t, pg.URL)
 	if missing := played - (moves2 - moves); float64(missing) != lostMoves || lostGames != 8 || games2-games != 2 {
 		t.Errorf("%d moves played, %d archived, %v counted lost; %d games archived, %v counted lost (want 8)", played, moves2-moves, lostMoves, games2-games, lostGames)
@@ -219,18 +213,15 @@ func TestArchiveLostUnderLoad(t *testing.T) {
 // clients left (and so recorded how their games ended).
 func sessionsEnded(t *testing.T, addr string) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); metric(t, addr, `hivebridge_sessions{protocol="uhp-ws"}`) > 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("sessions still open 30s after their clients left")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, 30*time.Second, "the sessions whose clients left to end", func() bool {
+		return metric(t, addr, `hivebridge_sessions{protocol="uhp-ws"}`) == 0
+	})
 }
 
 // startDaemonAfter starts a daemon on the archive while PostgreSQL is
 // stopped: it opens the archive first (a daemon needs its database at
 // start), then the database goes.
-func startDaemonAfter(t *testing.T, pg *pgtest.Server, args ...string) *daemon {
+func startDaemonAfter(t *testing.T, pg *pgtest.Server, args ...string) *testDaemon {
 	t.Helper()
 	pg.Start(t)
 	d := startDaemon(t, append([]string{"--db", pg.URL}, args...)...)

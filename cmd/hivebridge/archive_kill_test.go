@@ -187,21 +187,14 @@ func killTest(t *testing.T, db string) {
 		}()
 	}
 	// Kill it mid-game: once every game has a few moves.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitForState(t, 30*time.Second, "the games to reach 6 plies each", func() (bool, string) {
 		least := 1 << 30
 		for _, p := range players {
 			_, _, n, _ := p.state()
 			least = min(least, n)
 		}
-		if least >= 6 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the games did not reach 6 plies each within 30s:\n%s", first.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return least >= 6, "the daemon's log:\n" + first.stderr.String()
+	})
 	first.kill(t)
 	wg.Wait()
 
@@ -209,22 +202,14 @@ func killTest(t *testing.T, db string) {
 	store := readArchive(t, db)
 	// The new daemon marks the games interrupted at its start, or at its
 	// next look once PostgreSQL has seen the old one's connections go.
-	var (
-		list  []archive.Game
-		total int
-		err   error
-	)
-	for deadline := time.Now().Add(15 * time.Second); ; {
-		list, total, err = store.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage, Status: archive.Playing})
+	waitFor(t, 15*time.Second, "the new daemon to mark the games interrupted", func() bool {
+		_, total, err := store.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage, Status: archive.Playing})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if total == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	list, total, err = store.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage})
+		return total == 0
+	})
+	list, total, err := store.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage})
 	if err != nil {
 		t.Fatal(err)
 	}

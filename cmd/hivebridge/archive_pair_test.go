@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hivebridge/hivebridge/internal/pgtest"
 	"github.com/hivebridge/hivebridge/translate/archive"
@@ -27,7 +26,7 @@ func TestTwoDaemonsPairViewers(t *testing.T) {
 	black := dialTCP(t, two.uhpAddr)
 	black.answer(t)
 	fmt.Fprintln(white.conn, "newgame remote Base White")
-	time.Sleep(200 * time.Millisecond)
+	waitSeeking(t)
 	fmt.Fprintln(black.conn, "newgame remote Base")
 	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
 		t.Fatalf("white's newgame: %q", got)
@@ -54,7 +53,11 @@ func TestTwoDaemonsPairViewers(t *testing.T) {
 		}
 		last = whiteSaw[2]
 		if !strings.Contains(last, ";InProgress;") {
-			got = black.answer(t)
+			// Black's move ended the game: its own play is answered
+			// with the same final GameString that White saw.
+			if got = black.answer(t); len(got) == 0 || got[len(got)-1] != last {
+				t.Fatalf("ply %d: black's game-ending play answered %q, white saw %q", ply, got, last)
+			}
 			break
 		}
 		move = pick(white)
@@ -100,7 +103,7 @@ func TestTwoDaemonsMoveDeadline(t *testing.T) {
 	black := dialTCP(t, two.uhpAddr)
 	black.answer(t)
 	fmt.Fprintln(white.conn, "newgame remote Base White")
-	time.Sleep(200 * time.Millisecond)
+	waitSeeking(t)
 	fmt.Fprintln(black.conn, "newgame remote Base")
 	white.answer(t)
 	fmt.Fprintln(white.conn, "play wS1")

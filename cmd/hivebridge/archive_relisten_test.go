@@ -41,7 +41,7 @@ func TestArchivePairListensAgain(t *testing.T) {
 	db := strings.Replace(pg.URL, "/postgres?", "/hive?", 1)
 	one := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "10s")
 	two := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "10s")
-	for _, d := range []*daemon{one, two} {
+	for _, d := range []*testDaemon{one, two} {
 		if h := healthz(t, d.httpAddr); h != "ok\n" {
 			t.Fatalf("/healthz at the start: %q", h)
 		}
@@ -49,19 +49,16 @@ func TestArchivePairListensAgain(t *testing.T) {
 
 	exec("ALTER DATABASE hive ALLOW_CONNECTIONS false")
 	exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'hive' AND query LIKE 'LISTEN %'")
-	waitHealth := func(d *daemon, ok bool) string {
+	waitHealth := func(d *testDaemon, ok bool) string {
 		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			h := healthz(t, d.httpAddr)
-			if (h == "ok\n") == ok {
-				return h
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("/healthz still %q after 20s", h)
-			}
-		}
+		var h string
+		waitForState(t, 20*time.Second, fmt.Sprintf("/healthz to be ok: %v", ok), func() (bool, string) {
+			h = healthz(t, d.httpAddr)
+			return (h == "ok\n") == ok, fmt.Sprintf("%q", h)
+		})
+		return h
 	}
-	for _, d := range []*daemon{one, two} {
+	for _, d := range []*testDaemon{one, two} {
 		if h := waitHealth(d, false); !strings.HasPrefix(h, "degraded: pairing: not listening through PostgreSQL") {
 			t.Errorf("/healthz cut off: %q", h)
 		}
@@ -75,7 +72,7 @@ func TestArchivePairListensAgain(t *testing.T) {
 	black := dialTCP(t, two.uhpAddr)
 	black.answer(t)
 	fmt.Fprintln(white.conn, "newgame remote Base White")
-	time.Sleep(200 * time.Millisecond)
+	waitSeeking(t)
 	fmt.Fprintln(black.conn, "newgame remote Base")
 	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
 		t.Fatalf("white's newgame: %q", got)

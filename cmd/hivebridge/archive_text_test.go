@@ -6,16 +6,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/internal/pgtest"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
 
@@ -33,19 +28,10 @@ func eachDB(t *testing.T, test func(t *testing.T, db string)) {
 	})
 }
 
-// endedGames waits until the archive holds n games, none in progress.
+// endedGames waits until the archive db holds n games, none in progress.
 func endedGames(t *testing.T, db string, n int) []archive.Game {
 	t.Helper()
-	s := readArchive(t, db)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		games := allGames(t, s)
-		if len(games) == n && !slices.ContainsFunc(games, func(g archive.Game) bool { return g.Status == archive.Playing }) {
-			return games
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d games archived, want %d ended: %+v", len(games), n, games)
-		}
-	}
+	return waitGames(t, readArchive(t, db), n)
 }
 
 // TestArchiveInvalidTextForfeit: a forfeit whose reason PostgreSQL cannot
@@ -83,41 +69,6 @@ func TestArchiveInvalidTextForfeit(t *testing.T) {
 			if n := metric(t, d.httpAddr, series); n != 0 {
 				t.Errorf("%s %v, want 0", series, n)
 			}
-		}
-	})
-}
-
-// TestArchiveInvalidUTF8Event: a session's game events carrying bytes
-// that are not UTF-8 (a forfeit's reason, a player's name) are archived,
-// each bad byte as U+FFFD, and the archive stays healthy.
-func TestArchiveInvalidUTF8Event(t *testing.T) {
-	eachDB(t, func(t *testing.T, db string) {
-		store, err := archive.Open(context.Background(), db, "serve")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer store.Close()
-		k := archive.NewKeeper(store, archive.KeeperConfig{Log: zerolog.Nop(), Pause: time.Hour})
-		s := &server{archive: &serverArchive{store: store, keeper: k}}
-		parse := func(text string) uhp.GameString {
-			gs, err := uhp.ParseGameString(text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return gs
-		}
-		g := &gameLog{s: s, source: "uhp-tcp"}
-		g.event(uhp.GameEvent{Kind: uhp.GameBegun, Game: parse("Base;NotStarted;White[1]"), White: "x\xffy", Black: uhp.PlayerViewer})
-		g.event(uhp.GameEvent{Kind: uhp.MovePlayed, Game: parse("Base;InProgress;Black[1];wS1"), Move: "wS1", By: "x\xffy"})
-		g.event(uhp.GameEvent{Kind: uhp.GameEnded, Game: parse("Base;WhiteWins;Black[1];wS1"), How: "forfeit", Reason: "Black forfeited: x\xff"})
-		g.settle()
-		if err := k.Health(context.Background()); err != nil {
-			t.Errorf("Health: %v", err)
-		}
-		k.Close()
-		games := allGames(t, store)
-		if len(games) != 1 || games[0].Reason != "Black forfeited: x\uFFFD" || games[0].White != "x\uFFFDy" || moveTexts(games[0]) != "wS1/x\uFFFDy" {
-			t.Errorf("archived %+v", games)
 		}
 	})
 }
@@ -196,53 +147,4 @@ func TestArchiveUnwritablePath(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestArchiveRetention: with a retention (--archive-retention), the
-// daemon's sweep deletes the games that started longer ago and are over,
-// and keeps the rest; a negative one is refused.
-func TestArchiveRetention(t *testing.T) {
-	eachDB(t, func(t *testing.T, db string) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		writer, err := archive.Open(ctx, db, "match")
-		if err != nil {
-			t.Fatal(err)
-		}
-		game := func(started time.Time, end bool) int64 {
-			id, err := writer.Start(ctx, archive.Start{Source: "match", GameType: "Base", White: "a", Black: "b", Started: started,
-				GameString: "Base;InProgress;Black[1];wS1", Moves: []archive.Move{{Ply: 0, Text: "wS1", By: "a", At: started}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if end {
-				if err := writer.Update(ctx, id, archive.Change{From: 1, White: "a", Black: "b", GameString: "Base;InProgress;Black[1];wS1",
-					End: &archive.End{How: "disconnect", At: started}}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return id
-		}
-		now := time.Now()
-		game(now.AddDate(0, 0, -40), true)
-		game(now.AddDate(0, 0, -31), true)
-		playing := game(now.AddDate(0, 0, -40), false) // its writer lives on
-		recent := game(now.AddDate(0, 0, -29), true)
-		defer writer.Close()
-
-		s := &server{cfg: serveConfig{db: db, archiveRetention: 30 * 24 * time.Hour}, log: zerolog.Nop(), metrics: newMetrics()}
-		if err := s.openArchive(ctx); err != nil {
-			t.Fatal(err)
-		}
-		defer s.archive.close()
-		games := allGames(t, readArchive(t, db))
-		if len(games) != 2 || games[0].ID != playing || games[1].ID != recent {
-			t.Errorf("%+v left; want the game in progress and the one of 29 days ago", games)
-		}
-
-		bad := &server{cfg: serveConfig{db: db, archiveRetention: -time.Hour}, log: zerolog.Nop(), metrics: newMetrics()}
-		if err := bad.openArchive(ctx); err == nil || !strings.Contains(err.Error(), "--archive-retention") {
-			t.Errorf("a negative retention: %v", err)
-		}
-	})
 }

@@ -19,8 +19,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
-	"github.com/prometheus/client_golang/prometheus/testutil"
-	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
@@ -34,7 +32,7 @@ import (
 
 // checkAlive fails t unless a fresh UHP session is answered within a few
 // seconds, a search included.
-func checkAlive(t *testing.T, d *daemon) {
+func checkAlive(t *testing.T, d *testDaemon) {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", d.uhpAddr, time.Second)
 	if err != nil {
@@ -174,7 +172,7 @@ func metricsSize(t *testing.T, addr string) int {
 }
 
 // tokenDaemon starts a daemon that requires the token "s3cret".
-func tokenDaemon(t *testing.T, args ...string) *daemon {
+func tokenDaemon(t *testing.T, args ...string) *testDaemon {
 	t.Helper()
 	token := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(token, []byte("s3cret\n"), 0o600); err != nil {
@@ -235,7 +233,7 @@ func TestAttackSlotsBeforeAuth(t *testing.T) {
 					if _, err := conn.Write([]byte{b}); err != nil {
 						return
 					}
-					time.Sleep(100 * time.Millisecond)
+					time.Sleep(100 * time.Millisecond) // the trickle is the attack: each byte pushes back an idle timeout
 				}
 			}()
 			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -243,7 +241,8 @@ func TestAttackSlotsBeforeAuth(t *testing.T) {
 			ended <- time.Since(start)
 		}()
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The right token gets in while the daemon reads the tricklers' lines.
+	waitGoroutines(t, "the daemon to read the 5 tricklers' auth lines", 5, running("daemon.readAuthLine"))
 	for range 2 {
 		good := dialTCP(t, d.uhpAddr)
 		start := time.Now()
@@ -283,7 +282,7 @@ func TestAttackUnauthenticatedLimit(t *testing.T) {
 		}
 		defer conn.Close()
 	}
-	time.Sleep(200 * time.Millisecond)
+	waitGoroutines(t, "the daemon to wait for both connections' auth lines", 2, running("daemon.readAuthLine"))
 	if got := refusedLine(t, d.uhpAddr); got != "err Too many connections are waiting to log in (2); try again later.\nok\n" {
 		t.Errorf("a third silent connection was answered %q", got)
 	}
@@ -312,13 +311,18 @@ func TestAttackBearerScheme(t *testing.T) {
 // at once, on every protocol.
 func TestAttackDisconnectMidSearch(t *testing.T) {
 	d := startDaemon(t, "--pool-size", "1", "--pool-wait", "3s", "--hivejson", "127.0.0.1:0", "--session-max-perft", "7")
+	// Each client leaves once its search holds the engine.
+	searching := func() {
+		t.Helper()
+		waitGoroutines(t, "the search to be under way", 1, running("translate.(*Native).BestMove"))
+	}
 	leave := map[string]func(){
 		"uhp bestmove time": func() {
 			s := dialTCP(t, d.uhpAddr)
 			s.answer(t)
 			s.do(t, "newgame "+midgame)
 			fmt.Fprintln(s.conn, "bestmove time 99999:00:00")
-			time.Sleep(300 * time.Millisecond)
+			searching()
 			s.conn.Close()
 		},
 		"uhp bestmove depth": func() {
@@ -326,7 +330,7 @@ func TestAttackDisconnectMidSearch(t *testing.T) {
 			s.answer(t)
 			s.do(t, "newgame "+midgame)
 			fmt.Fprintln(s.conn, "bestmove depth 200")
-			time.Sleep(300 * time.Millisecond)
+			searching()
 			s.conn.Close()
 		},
 		"uhp perft": func() {
@@ -334,7 +338,10 @@ func TestAttackDisconnectMidSearch(t *testing.T) {
 			s.answer(t)
 			s.do(t, "newgame "+midgame)
 			fmt.Fprintln(s.conn, "perft 7")
-			time.Sleep(300 * time.Millisecond)
+			// Its first depth is answered once it holds the engine.
+			if line, err := s.in.ReadString('\n'); !strings.HasPrefix(line, "depth=1 ") {
+				t.Fatalf("perft 7 began with %q, %v", line, err)
+			}
 			s.conn.Close()
 		},
 		"websocket bestmove": func() {
@@ -345,7 +352,7 @@ func TestAttackDisconnectMidSearch(t *testing.T) {
 			ws.ReadMessage()
 			wsDo(t, ws, "newgame "+midgame)
 			ws.WriteMessage(websocket.TextMessage, []byte("bestmove time 99999:00:00"))
-			time.Sleep(300 * time.Millisecond)
+			searching()
 			ws.Close()
 		},
 		"json an hour away": func() {
@@ -367,9 +374,15 @@ func TestAttackDisconnectMidSearch(t *testing.T) {
 			}
 			hour := time.Now().Add(time.Hour).UnixMilli()
 			req.ResponseDeadline = &hour
-			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-			defer cancel()
-			hivejson.NewClient(conn, 0).ChooseTurn(ctx, &req)
+			ctx, cancel := context.WithCancel(context.Background())
+			asked := make(chan struct{})
+			go func() {
+				defer close(asked)
+				hivejson.NewClient(conn, 0).ChooseTurn(ctx, &req)
+			}()
+			searching()
+			cancel()
+			<-asked
 			conn.Close()
 		},
 	}
@@ -430,13 +443,9 @@ func TestAttackHTTPConnections(t *testing.T) {
 	for _, c := range conns {
 		c.Close()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for healthzStatus(d.httpAddr, "127.0.0.1") != http.StatusOK {
-		if time.Now().After(deadline) {
-			t.Fatal("no HTTP answer once the idle connections closed")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, 5*time.Second, "an HTTP answer once the idle connections closed", func() bool {
+		return healthzStatus(d.httpAddr, "127.0.0.1") == http.StatusOK
+	})
 }
 
 // healthzStatus GETs /healthz with the given Host header.
@@ -510,10 +519,7 @@ func TestAttackExposedWithoutToken(t *testing.T) {
 	root.SetArgs([]string{"serve", "--uhp", "0.0.0.0:0", "--db", "none"})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "listening on") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, 10*time.Second, "serve to listen", func() bool { return strings.Contains(out.String(), "listening on") })
 	cancel()
 	<-done
 	if !strings.Contains(out.String(), "without --token-file") {
@@ -521,54 +527,44 @@ func TestAttackExposedWithoutToken(t *testing.T) {
 	}
 }
 
-// TestAttackTemporaryAcceptError: accept waits out a temporary failure
-// (out of file descriptors) and returns a lasting one, which serve turns
-// into its error.
-func TestAttackTemporaryAcceptError(t *testing.T) {
-	s := &server{metrics: newMetrics(), log: zerolog.Nop()}
-	l := &failingListener{errs: []error{
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)},
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ENFILE)},
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EINVAL)},
-	}}
-	err := s.accept(l, func(net.Conn) { t.Error("served a connection never accepted") })
-	if !errors.Is(err, syscall.EINVAL) || l.calls != 3 {
-		t.Errorf("accept returned %v after %d calls; want EINVAL after 3", err, l.calls)
-	}
-	if got := testutil.ToFloat64(s.metrics.acceptErrors); got != 2 {
-		t.Errorf("accept errors counted %v, want 2", got)
-	}
-}
-
-type failingListener struct {
-	net.Listener
-	errs  []error
-	calls int
-}
-
-func (l *failingListener) Accept() (net.Conn, error) {
-	l.calls++
-	err := l.errs[0]
-	l.errs = l.errs[1:]
-	return nil, err
-}
-
 // TestAttackOutOfFileDescriptors runs the daemon with few file
 // descriptors left and connects until accept fails: it goes on serving
 // once the connections close, and never stops.
 func TestAttackOutOfFileDescriptors(t *testing.T) {
-	d := startDaemon(t)
+	d := startDaemon(t, "--log-level", "warn") // its failed accepts are logged
 	var old syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
 		t.Skip(err)
 	}
+	// A descriptor kept in reserve, freed once the others are all taken,
+	// makes room for one more connection, which accept then has none for.
+	reserve, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reserve.Close()
 	fds, _ := os.ReadDir("/proc/self/fd")
 	low := old
 	low.Cur = uint64(len(fds) + 24)
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
 		t.Skip(err)
 	}
+	restored := false
+	restore := func() {
+		if !restored {
+			restored = true
+			if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	defer restore() // should the test fail first: the tests after it need their descriptors
 	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
 	for range 40 {
 		c, err := net.DialTimeout("tcp", d.uhpAddr, 200*time.Millisecond)
 		if err != nil {
@@ -576,31 +572,19 @@ func TestAttackOutOfFileDescriptors(t *testing.T) {
 		}
 		conns = append(conns, c)
 	}
-	time.Sleep(300 * time.Millisecond) // accept fails meanwhile
+	reserve.Close()
+	if c, err := net.DialTimeout("tcp", d.uhpAddr, 200*time.Millisecond); err == nil {
+		conns = append(conns, c)
+	}
+	waitFor(t, 10*time.Second, "the daemon's accept to fail", func() bool {
+		return strings.Contains(d.out.String(), "accept failed")
+	})
 	for _, c := range conns {
 		c.Close()
 	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
-		t.Fatal(err)
-	}
+	conns = nil
+	restore()
 	checkAlive(t, d)
-}
-
-// TestAttackRecoveredPanic: a panic in a session's code is logged with its
-// stack, counted, and ends that session only.
-func TestAttackRecoveredPanic(t *testing.T) {
-	logs := &syncbuf.Buffer{}
-	s := &server{metrics: newMetrics(), log: zerolog.New(logs)}
-	func() {
-		defer s.recoverSession("uhp-tcp", s.log)
-		panic("a bug that a bad byte found")
-	}()
-	if got := testutil.ToFloat64(s.metrics.panics.WithLabelValues("uhp-tcp")); got != 1 {
-		t.Errorf("panics counted %v, want 1", got)
-	}
-	if !strings.Contains(logs.String(), "session ended by a panic") || !strings.Contains(logs.String(), "TestAttackRecoveredPanic") {
-		t.Errorf("the panic was not logged with its stack: %s", logs.String())
-	}
 }
 
 // TestAttackEngineLeftAtFailedStart: a backend started before a later

@@ -22,13 +22,14 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
-// NewCmdBench returns the bench command group.
-func NewCmdBench() *cobra.Command {
+// NewCmdBench returns the bench command group. loadF is bench load's run
+// function (see NewCmdBenchLoad); nil runs the load.
+func NewCmdBench(loadF func(cmd *cobra.Command, cfg loadConfig) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure hivebridge",
 	}
-	cmd.AddCommand(NewCmdBenchLoad())
+	cmd.AddCommand(NewCmdBenchLoad(loadF))
 	return cmd
 }
 
@@ -40,13 +41,21 @@ type loadConfig struct {
 	token    string
 	think    time.Duration
 	depth    int
-	gameType string
+	gameType string        // --gametype as given
+	game     core.GameType // --gametype read
 	ramp     time.Duration
 }
 
 // NewCmdBenchLoad returns bench load: many WebSocket sessions playing games
-// against a hivebridge daemon at once.
-func NewCmdBenchLoad() *cobra.Command {
+// against a hivebridge daemon at once. runF runs it with the configuration
+// the flags give; nil plays (runLoad), and a test passes its own to check
+// the flags without dialling a daemon.
+func NewCmdBenchLoad(runF func(cmd *cobra.Command, cfg loadConfig) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, cfg loadConfig) error {
+			return runLoad(cmd.Context(), cmd.OutOrStdout(), cfg)
+		}
+	}
 	var cfg loadConfig
 	cmd := &cobra.Command{
 		Use:   "load --url ws://HOST:PORT/uhp --sessions N --duration D",
@@ -59,7 +68,12 @@ percentiles of the commands, the errors, and the daemon's resident memory
 (from its /metrics).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLoad(cmd.Context(), cmd.OutOrStdout(), cfg)
+			gt, err := uhp.ParseGameType(cfg.gameType)
+			if err != nil {
+				return err
+			}
+			cfg.game = gt
+			return runF(cmd, cfg)
 		},
 	}
 	f := cmd.Flags()
@@ -98,11 +112,9 @@ func (s *loadStats) fail(err error) {
 	s.mu.Unlock()
 }
 
+// runLoad plays from cfg.sessions sessions for cfg.duration after the
+// ramp, then writes what they measured to out.
 func runLoad(ctx context.Context, out io.Writer, cfg loadConfig) error {
-	gt, err := uhp.ParseGameType(cfg.gameType)
-	if err != nil {
-		return err
-	}
 	stats := &loadStats{errors: map[string]int{}}
 	ctx, cancel := context.WithTimeout(ctx, cfg.ramp+cfg.duration)
 	defer cancel()
@@ -125,7 +137,7 @@ func runLoad(ctx context.Context, out io.Writer, cfg loadConfig) error {
 			case <-ctx.Done():
 				return
 			}
-			loadSession(ctx, cfg, gt, header, stats, uint64(i))
+			loadSession(ctx, cfg, header, stats, uint64(i))
 		}()
 	}
 	wg.Wait()
@@ -154,7 +166,7 @@ func runLoad(ctx context.Context, out io.Writer, cfg loadConfig) error {
 }
 
 // loadSession plays games on one WebSocket session until ctx ends.
-func loadSession(ctx context.Context, cfg loadConfig, gt core.GameType, header http.Header, stats *loadStats, seed uint64) {
+func loadSession(ctx context.Context, cfg loadConfig, header http.Header, stats *loadStats, seed uint64) {
 	dialer := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
 	conn, _, err := dialer.DialContext(ctx, cfg.url, header)
 	if err != nil {
@@ -204,7 +216,7 @@ func loadSession(ctx context.Context, cfg loadConfig, gt core.GameType, header h
 		}
 	}
 	for ctx.Err() == nil {
-		lines, err := do("newgame " + uhp.FormatGameType(gt))
+		lines, err := do("newgame " + uhp.FormatGameType(cfg.game))
 		if err != nil {
 			if ctx.Err() == nil {
 				stats.fail(err)

@@ -28,7 +28,7 @@ import (
 // search the daemon did not cancel would hold one of its engines for
 // minutes, and the chaos sessions, which wait for engines, would not
 // finish.
-func leaveMidSearch(stop <-chan struct{}, daemons []*daemon, left *atomic.Int64) {
+func leaveMidSearch(stop <-chan struct{}, daemons []*testDaemon, left *atomic.Int64) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := 0; ; i++ {
 		select {
@@ -53,7 +53,7 @@ func leaveMidSearch(stop <-chan struct{}, daemons []*daemon, left *atomic.Int64)
 	}
 }
 
-func leaveTCP(d *daemon, stay time.Duration, search string) error {
+func leaveTCP(d *testDaemon, stay time.Duration, search string) error {
 	conn, err := net.Dial("tcp", d.uhpAddr)
 	if err != nil {
 		return err
@@ -61,11 +61,11 @@ func leaveTCP(d *daemon, stay time.Duration, search string) error {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	fmt.Fprintf(conn, "newgame %s\n%s\n", midgame, search)
-	time.Sleep(stay)
+	time.Sleep(stay) // the attack's pace: a random moment into the search, then gone
 	return nil
 }
 
-func leaveWS(d *daemon, stay time.Duration) error {
+func leaveWS(d *testDaemon, stay time.Duration) error {
 	ws, _, err := websocket.DefaultDialer.Dial("ws://"+d.httpAddr+"/uhp", nil)
 	if err != nil {
 		return err
@@ -73,11 +73,11 @@ func leaveWS(d *daemon, stay time.Duration) error {
 	defer ws.Close()
 	ws.WriteMessage(websocket.TextMessage, []byte("newgame "+midgame))
 	ws.WriteMessage(websocket.TextMessage, []byte("bestmove time 99999:00:00"))
-	time.Sleep(stay)
+	time.Sleep(stay) // the attack's pace: a random moment into the search, then gone
 	return nil
 }
 
-func leaveJSON(d *daemon, stay time.Duration) error {
+func leaveJSON(d *testDaemon, stay time.Duration) error {
 	conn, err := net.Dial("tcp", d.jsonAddr)
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func leaveJSON(d *daemon, stay time.Duration) error {
 // trickleAuth, until stop, keeps tricklers clients on the token daemon d
 // sending an auth line a byte at a time and one sending an endless one;
 // each comes back when the daemon cuts it off.
-func trickleAuth(stop <-chan struct{}, d *daemon, tricklers int) {
+func trickleAuth(stop <-chan struct{}, d *testDaemon, tricklers int) {
 	attack := func(send func(net.Conn) error) {
 		for {
 			select {
@@ -116,7 +116,7 @@ func trickleAuth(stop <-chan struct{}, d *daemon, tricklers int) {
 			}
 			conn, err := net.Dial("tcp", d.uhpAddr)
 			if err != nil {
-				time.Sleep(50 * time.Millisecond)
+				time.Sleep(50 * time.Millisecond) // the attacker's pace: refused, it tries again a moment later
 				continue
 			}
 			go func() { <-stop; conn.Close() }()
@@ -126,7 +126,7 @@ func trickleAuth(stop <-chan struct{}, d *daemon, tricklers int) {
 		}
 	}
 	trickle := func(conn net.Conn) error {
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // the trickle is the attack: a byte at a time, each pushing back an idle timeout
 		_, err := conn.Write([]byte("x"))
 		return err
 	}
@@ -146,7 +146,7 @@ func trickleAuth(stop <-chan struct{}, d *daemon, tricklers int) {
 // loginUnderAttack, until stop, logs in to the token daemon d with the
 // right token again and again, and returns the longest a login took to be
 // answered and the logins that failed.
-func loginUnderAttack(stop <-chan struct{}, d *daemon) (longest time.Duration, failures []string) {
+func loginUnderAttack(stop <-chan struct{}, d *testDaemon) (longest time.Duration, failures []string) {
 	for {
 		select {
 		case <-stop:

@@ -70,7 +70,7 @@ func TestServeChaos(t *testing.T) {
 	began := time.Now()
 	uhpSpec, uhpDir := fakeengine.ArgSpec(t, "uhp", "chaos")
 	hubSpec, hubDir := fakeengine.ArgSpec(t, "hub", "chaos")
-	daemons := []*daemon{}
+	daemons := []*testDaemon{}
 	for _, spec := range []string{uhpSpec, hubSpec} {
 		daemons = append(daemons, startDaemon(t, "--backend", spec, "--hub", "127.0.0.1:0", "--hivejson", "127.0.0.1:0",
 			"--pool-size", strconv.Itoa(chaosPoolSize), "--pool-wait", "60s", "--max-sessions", "1000"))
@@ -249,7 +249,7 @@ func chaosOpening(id int) *core.Game {
 }
 
 // chaosSession plays one session of kind against d.
-func chaosSession(d *daemon, kind string, id int) chaosResult {
+func chaosSession(d *testDaemon, kind string, id int) chaosResult {
 	r := chaosResult{kind: kind}
 	var err error
 	switch kind {
@@ -290,7 +290,7 @@ type uhpTransport func(command string) ([]string, error)
 
 // dialUHP opens a UHP session over TCP or WebSocket and reads its info
 // answer.
-func dialUHP(d *daemon, kind string) (uhpTransport, func(), error) {
+func dialUHP(d *testDaemon, kind string) (uhpTransport, func(), error) {
 	if kind == "uhp-ws" {
 		conn, _, err := websocket.DefaultDialer.Dial("ws://"+d.httpAddr+"/uhp", nil)
 		if err != nil {
@@ -356,7 +356,7 @@ func dialUHP(d *daemon, kind string) (uhpTransport, func(), error) {
 // chaosUHP plays a game in a UHP session: bestmove for each ply, each answer
 // a legal move of the session's own game, played back with play, whose
 // GameString must be the session's own.
-func chaosUHP(d *daemon, kind string, id int, r *chaosResult) error {
+func chaosUHP(d *testDaemon, kind string, id int, r *chaosResult) error {
 	do, closeConn, err := dialUHP(d, kind)
 	if err != nil {
 		return err
@@ -390,7 +390,7 @@ func chaosUHP(d *daemon, kind string, id int, r *chaosResult) error {
 		}
 		m, err := uhp.ParseMove(last, g)
 		if err == nil {
-			err = g.CheckMove(m)
+			err = g.RuleBroken(m)
 		}
 		if err != nil {
 			return fmt.Errorf("bestmove answered %q in %s: not a legal move of the session's game: %v", last, describe(g), err)
@@ -410,7 +410,7 @@ func chaosUHP(d *daemon, kind string, id int, r *chaosResult) error {
 // chaosHub plays a game in a Hub session: pos, level and go think for each
 // ply, each done a legal move of the session's own position; error lines
 // on the way are the protocol errors.
-func chaosHub(d *daemon, id int, r *chaosResult) error {
+func chaosHub(d *testDaemon, id int, r *chaosResult) error {
 	conn, err := net.DialTimeout("tcp", d.hubAddr, 10*time.Second)
 	if err != nil {
 		return err
@@ -480,7 +480,7 @@ func chaosHub(d *daemon, id int, r *chaosResult) error {
 		done := answer.(hub.Done)
 		m, err := done.Best(g)
 		if err == nil {
-			err = g.CheckMove(m)
+			err = g.RuleBroken(m)
 		}
 		if err != nil {
 			return fmt.Errorf("done move=%s in %s: not a legal move of the session's position: %v", done.Move, describe(g), err)
@@ -495,7 +495,7 @@ func chaosHub(d *daemon, id int, r *chaosResult) error {
 // answer the session's own request, in its own game, with a legal turn it
 // offered; an error frame or a reply with an error key is a protocol
 // error, after which the controller connects again, as the wire doc says.
-func chaosJSON(d *daemon, id int, r *chaosResult) error {
+func chaosJSON(d *testDaemon, id int, r *chaosResult) error {
 	var conn net.Conn
 	var client *hivejson.Client
 	connect := func() error {
@@ -547,7 +547,7 @@ func chaosJSON(d *daemon, id int, r *chaosResult) error {
 		}
 		m, err := hivejson.MoveOf(resp.Turn, g)
 		if err == nil {
-			err = g.CheckMove(m)
+			err = g.RuleBroken(m)
 		}
 		if err != nil {
 			return fmt.Errorf("answered %+v in %s: not a legal turn of the session's game: %v", resp.Turn, describe(g), err)

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -134,8 +135,8 @@ func playWholeGame(t *testing.T, viewer *uhp.Client, rng *rand.Rand, game int, b
 			command := bestmove(g.Ply())
 			answer := do(t, viewer, command)
 			var err error
-			if m, err = uhp.ParseMove(answer[len(answer)-1], g); err != nil || g.CheckMove(m) != nil {
-				t.Fatalf("game %d ply %d: %s answered %q: %v %v", game, g.Ply(), command, answer, err, g.CheckMove(m))
+			if m, err = uhp.ParseMove(answer[len(answer)-1], g); err != nil || g.RuleBroken(m) != nil {
+				t.Fatalf("game %d ply %d: %s answered %q: %v %v", game, g.Ply(), command, answer, err, g.RuleBroken(m))
 			}
 		}
 		if g.Ply()%17 == 5 {
@@ -205,12 +206,34 @@ func TestUHPSignals(t *testing.T) {
 	if _, err := c.Do(ctx, "newgame Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-"); err != nil {
 		t.Fatal(err)
 	}
+	// The search is under way once it has reported: SIGINT comes then.
+	if _, err := c.Do(ctx, "options set ReportIntermediateBestMoves True"); err != nil {
+		t.Fatal(err)
+	}
 	c.Send("bestmove time 00:01:00")
-	time.Sleep(300 * time.Millisecond)
+	type answer struct {
+		lines []string
+		err   error
+	}
+	answered := make(chan answer, 1)
+	reported := make(chan struct{})
+	var once sync.Once
+	go func() {
+		lines, err := c.Await(ctx, func(string) { once.Do(func() { close(reported) }) })
+		answered <- answer{lines, err}
+	}()
+	select {
+	case <-reported:
+	case a := <-answered:
+		t.Fatalf("bestmove answered %q, %v before it reported", a.lines, a.err)
+	}
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
-	lines, err := c.Await(ctx, nil)
-	if err != nil || len(lines) != 1 {
+	a := <-answered
+	// The reports (MoveString;Depth;Score;...), then the move alone.
+	lines, err := a.lines, a.err
+	if err != nil || len(lines) == 0 || strings.Contains(lines[len(lines)-1], ";") ||
+		slices.ContainsFunc(lines[:len(lines)-1], func(l string) bool { return !strings.Contains(l, ";") }) {
 		t.Fatalf("bestmove after SIGINT: %q, %v", lines, err)
 	}
 	if took := time.Since(start); took > 2*time.Second {

@@ -24,9 +24,37 @@ type gamesFlags struct {
 	format string
 }
 
+// gamesConfig is what a games subcommand runs: the shared flags, and what
+// the subcommand's own flags and arguments give.
+type gamesConfig struct {
+	gamesFlags
+	filter archive.Filter // list and export
+	id     int64          // show
+}
+
+// gamesRuns are the run functions of the games subcommands, one each. A
+// nil one runs the subcommand itself (runGamesList...), and a test passes
+// its own to check the flags without opening the archive.
+type gamesRuns struct {
+	list, show, export, ratings func(cmd *cobra.Command, cfg gamesConfig) error
+}
+
 // NewCmdGames returns the games command: the archive read from the
-// command line.
-func NewCmdGames() *cobra.Command {
+// command line. runs runs its subcommands with the configuration their
+// flags give.
+func NewCmdGames(runs gamesRuns) *cobra.Command {
+	if runs.list == nil {
+		runs.list = runGamesList
+	}
+	if runs.show == nil {
+		runs.show = runGamesShow
+	}
+	if runs.export == nil {
+		runs.export = runGamesExport
+	}
+	if runs.ratings == nil {
+		runs.ratings = runGamesRatings
+	}
 	f := &gamesFlags{}
 	cmd := &cobra.Command{
 		Use:   "games list|show|export|ratings [--db DB]",
@@ -42,7 +70,7 @@ func NewCmdGames() *cobra.Command {
                  maximum-likelihood fit, with its 95% interval`,
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", dbFlagHelp)
-	cmd.AddCommand(f.listCmd(), f.showCmd(), f.exportCmd(), f.ratingsCmd())
+	cmd.AddCommand(f.listCmd(runs.list), f.showCmd(runs.show), f.exportCmd(runs.export), f.ratingsCmd(runs.ratings))
 	return cmd
 }
 
@@ -87,7 +115,7 @@ func (f *gamesFlags) open(cmd *cobra.Command) (archive.Store, error) {
 	return store, err
 }
 
-func (f *gamesFlags) listCmd() *cobra.Command {
+func (f *gamesFlags) listCmd(runF func(cmd *cobra.Command, cfg gamesConfig) error) *cobra.Command {
 	var parseFilter func() (archive.Filter, error)
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -98,33 +126,39 @@ func (f *gamesFlags) listCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store, err := f.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			games, total, err := store.List(cmd.Context(), filter)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if f.json {
-				return json.NewEncoder(out).Encode(map[string]any{"games": games, "total": total, "page": filter.Page, "per_page": filter.PerPage})
-			}
-			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "id\tstarted\ttype\twhite\tblack\tstatus\tresult\thow\tplies")
-			for _, g := range games {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", g.ID, g.Started.Local().Format("2006-01-02 15:04:05"),
-					g.GameType, g.White, g.Black, g.Status, dash(g.Result), dash(g.How), g.Plies)
-			}
-			tw.Flush()
-			fmt.Fprintf(out, "%d of %d games (page %d)\n", len(games), total, filter.Page)
-			return nil
+			return runF(cmd, gamesConfig{gamesFlags: *f, filter: filter})
 		},
 	}
 	parseFilter = addFilters(cmd, true)
 	cmd.Flags().BoolVar(&f.json, "json", false, "write the page as JSON, as GET /games does")
 	return cmd
+}
+
+// runGamesList writes a page of the games of cfg.filter.
+func runGamesList(cmd *cobra.Command, cfg gamesConfig) error {
+	store, err := cfg.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	filter := cfg.filter
+	games, total, err := store.List(cmd.Context(), filter)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if cfg.json {
+		return json.NewEncoder(out).Encode(map[string]any{"games": games, "total": total, "page": filter.Page, "per_page": filter.PerPage})
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "id\tstarted\ttype\twhite\tblack\tstatus\tresult\thow\tplies")
+	for _, g := range games {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", g.ID, g.Started.Local().Format("2006-01-02 15:04:05"),
+			g.GameType, g.White, g.Black, g.Status, dash(g.Result), dash(g.How), g.Plies)
+	}
+	tw.Flush()
+	fmt.Fprintf(out, "%d of %d games (page %d)\n", len(games), total, filter.Page)
+	return nil
 }
 
 func dash(s string) string {
@@ -134,7 +168,7 @@ func dash(s string) string {
 	return s
 }
 
-func (f *gamesFlags) showCmd() *cobra.Command {
+func (f *gamesFlags) showCmd(runF func(cmd *cobra.Command, cfg gamesConfig) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one game with every move",
@@ -144,47 +178,52 @@ func (f *gamesFlags) showCmd() *cobra.Command {
 			if err != nil || id < 1 {
 				return fmt.Errorf("game id %q: want a whole number from 1", args[0])
 			}
-			store, err := f.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			g, err := store.Get(cmd.Context(), id)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if f.json {
-				return json.NewEncoder(out).Encode(g)
-			}
-			fmt.Fprintf(out, "game %d (%s, %s): %s vs %s\n", g.ID, g.Source, g.GameType, g.White, g.Black)
-			fmt.Fprintf(out, "started %s\n", g.Started.Local().Format(time.RFC3339Nano))
-			switch g.Status {
-			case archive.Playing:
-				fmt.Fprintln(out, "in progress")
-			default:
-				fmt.Fprintf(out, "%s %s: %s, %s", g.Status, g.Ended.Local().Format(time.RFC3339Nano), dash(g.Result), g.How)
-				if g.Reason != "" {
-					fmt.Fprintf(out, " (%s)", g.Reason)
-				}
-				fmt.Fprintln(out)
-			}
-			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			last := g.Started
-			for _, m := range g.Moves {
-				fmt.Fprintf(tw, "%d.\t%s\t%s\t+%s\n", m.Ply+1, m.Text, m.By, m.At.Sub(last).Round(time.Millisecond))
-				last = m.At
-			}
-			tw.Flush()
-			fmt.Fprintln(out, g.GameString)
-			return nil
+			return runF(cmd, gamesConfig{gamesFlags: *f, id: id})
 		},
 	}
 	cmd.Flags().BoolVar(&f.json, "json", false, "write the game as JSON, as GET /games/{id} does")
 	return cmd
 }
 
-func (f *gamesFlags) exportCmd() *cobra.Command {
+// runGamesShow writes game cfg.id with every move.
+func runGamesShow(cmd *cobra.Command, cfg gamesConfig) error {
+	store, err := cfg.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	g, err := store.Get(cmd.Context(), cfg.id)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if cfg.json {
+		return json.NewEncoder(out).Encode(g)
+	}
+	fmt.Fprintf(out, "game %d (%s, %s): %s vs %s\n", g.ID, g.Source, g.GameType, g.White, g.Black)
+	fmt.Fprintf(out, "started %s\n", g.Started.Local().Format(time.RFC3339Nano))
+	switch g.Status {
+	case archive.Playing:
+		fmt.Fprintln(out, "in progress")
+	default:
+		fmt.Fprintf(out, "%s %s: %s, %s", g.Status, g.Ended.Local().Format(time.RFC3339Nano), dash(g.Result), g.How)
+		if g.Reason != "" {
+			fmt.Fprintf(out, " (%s)", g.Reason)
+		}
+		fmt.Fprintln(out)
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	last := g.Started
+	for _, m := range g.Moves {
+		fmt.Fprintf(tw, "%d.\t%s\t%s\t+%s\n", m.Ply+1, m.Text, m.By, m.At.Sub(last).Round(time.Millisecond))
+		last = m.At
+	}
+	tw.Flush()
+	fmt.Fprintln(out, g.GameString)
+	return nil
+}
+
+func (f *gamesFlags) exportCmd(runF func(cmd *cobra.Command, cfg gamesConfig) error) *cobra.Command {
 	var parseFilter func() (archive.Filter, error)
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -198,17 +237,22 @@ func (f *gamesFlags) exportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store, err := f.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			return export(cmd, store, filter, f.format)
+			return runF(cmd, gamesConfig{gamesFlags: *f, filter: filter})
 		},
 	}
 	parseFilter = addFilters(cmd, false)
 	cmd.Flags().StringVar(&f.format, "format", "gamestring", "gamestring (one UHP GameString a line) or json (one game with its moves a line)")
 	return cmd
+}
+
+// runGamesExport writes every game of cfg.filter in cfg.format.
+func runGamesExport(cmd *cobra.Command, cfg gamesConfig) error {
+	store, err := cfg.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return export(cmd, store, cfg.filter, cfg.format)
 }
 
 // export writes every game of the filter, page by page, oldest page last.
@@ -245,38 +289,43 @@ func writeExported(cmd *cobra.Command, store archive.Store, enc *json.Encoder, w
 	return enc.Encode(full)
 }
 
-func (f *gamesFlags) ratingsCmd() *cobra.Command {
+func (f *gamesFlags) ratingsCmd(runF func(cmd *cobra.Command, cfg gamesConfig) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ratings",
 		Short: "Rate every named engine from all its archived games",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := f.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			outcomes, err := store.Outcomes(cmd.Context())
-			if err != nil {
-				return err
-			}
-			ratings := archive.Ratings(outcomes)
-			out := cmd.OutOrStdout()
-			if f.json {
-				return json.NewEncoder(out).Encode(map[string]any{"ratings": ratings, "games": len(outcomes)})
-			}
-			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "rank\tplayer\telo\t95%\tgames\tscore")
-			for i, r := range ratings {
-				elo, interval := fmt.Sprintf("%+.1f", r.Elo), fmt.Sprintf("%+.1f..%+.1f", r.Low, r.High)
-				if math.IsInf(r.Elo, 0) || math.IsNaN(r.Elo) {
-					elo, interval = "?", r.Note
-				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%.1f\n", i+1, r.Player, elo, interval, r.Games, r.Score)
-			}
-			return tw.Flush()
+			return runF(cmd, gamesConfig{gamesFlags: *f})
 		},
 	}
 	cmd.Flags().BoolVar(&f.json, "json", false, "write the ratings as JSON, as GET /ratings does")
 	return cmd
+}
+
+// runGamesRatings writes the rating of every named engine of the archive.
+func runGamesRatings(cmd *cobra.Command, cfg gamesConfig) error {
+	store, err := cfg.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	outcomes, err := store.Outcomes(cmd.Context())
+	if err != nil {
+		return err
+	}
+	ratings := archive.Ratings(outcomes)
+	out := cmd.OutOrStdout()
+	if cfg.json {
+		return json.NewEncoder(out).Encode(map[string]any{"ratings": ratings, "games": len(outcomes)})
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tplayer\telo\t95%\tgames\tscore")
+	for i, r := range ratings {
+		elo, interval := fmt.Sprintf("%+.1f", r.Elo), fmt.Sprintf("%+.1f..%+.1f", r.Low, r.High)
+		if math.IsInf(r.Elo, 0) || math.IsNaN(r.Elo) {
+			elo, interval = "?", r.Note
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%.1f\n", i+1, r.Player, elo, interval, r.Games, r.Score)
+	}
+	return tw.Flush()
 }

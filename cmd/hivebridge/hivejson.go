@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/hivebridge/hivebridge/internal/allowlist"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/daemon"
 )
 
 // hivejsonConfig holds the flags of hivebridge hivejson.
@@ -23,20 +23,35 @@ type hivejsonConfig struct {
 	backend     backendFlags
 	defaultTime time.Duration
 	maxTime     time.Duration
-	idle        time.Duration
 	maxSessions int
 	maxFrame    int
-	frameLength string
-	allowFrom   []string
-	poolLimit   int
-	poolQueue   int
-	poolWait    time.Duration
+	clients     clientFlags
+	pool        poolFlags
 	grace       time.Duration
 }
 
+// hivejsonSetup is what the hivejson command runs: its flags checked and
+// read.
+type hivejsonSetup struct {
+	listen  string
+	backend backendFlags
+	pool    translate.PoolConfig
+	grace   time.Duration
+	allow   allowlist.List
+	// server is the JSON server's configuration but for what the run fills
+	// in: the Greeting and Searcher of the backend once open, the Admit of
+	// allow, and the Log.
+	server hivejson.ServerConfig
+}
+
 // NewCmdHivejson returns the hivejson command: hivebridge as a Choose-Turn
-// JSON AI module.
-func NewCmdHivejson() *cobra.Command {
+// JSON AI module. runF runs it with the setup the flags give; nil serves
+// (runHivejson), and a test passes its own to check the flags without
+// listening or starting a backend.
+func NewCmdHivejson(runF func(ctx context.Context, cmd *cobra.Command, setup hivejsonSetup) error) *cobra.Command {
+	if runF == nil {
+		runF = runHivejson
+	}
 	var cfg hivejsonConfig
 	cmd := &cobra.Command{
 		Use:   "hivejson --listen ADDR [--backend SPEC] [--default-time D]",
@@ -69,9 +84,13 @@ SIGTERM or SIGINT stops accepting, answers the requests in hand at once, and
 exits 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			setup, err := cfg.setup()
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runHivejson(ctx, cmd, cfg)
+			return runF(ctx, cmd, setup)
 		},
 	}
 	f := cmd.Flags()
@@ -80,92 +99,89 @@ exits 0.`,
 	cfg.backend.register(cmd)
 	f.DurationVar(&cfg.defaultTime, "default-time", hivejson.DefaultThinkTime, "how long to think when a request sets no response_deadline")
 	f.DurationVar(&cfg.maxTime, "max-search-time", 5*time.Minute, "the longest any request may think, whatever its response_deadline")
-	f.DurationVar(&cfg.idle, "idle-timeout", hivejson.DefaultIdleTimeout, "close a connection that sends nothing for this long")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 2000, "the most controller connections at once; more are answered with an error frame")
 	f.IntVar(&cfg.maxFrame, "max-frame", hivejson.DefaultMaxLen, "the longest frame accepted, in the units of --frame-length")
-	f.StringVar(&cfg.frameLength, "frame-length", "utf16", "what a frame's length counts: utf16 (UTF-16 code units, the original's) or utf8 (UTF-8 bytes)")
-	f.StringSliceVar(&cfg.allowFrom, "allow-from", nil, "answer only clients at these IP addresses or networks (CIDR), e.g. 127.0.0.1,10.0.0.0/8; default everyone who reaches the listener")
-	f.IntVar(&cfg.poolLimit, "pool-size", runtime.NumCPU(), "the most backend engines at once")
-	f.IntVar(&cfg.poolQueue, "pool-queue", 4096, "the most requests waiting for an engine")
-	f.DurationVar(&cfg.poolWait, "pool-wait", 30*time.Second, "how long a request may wait for a free engine")
+	cfg.clients.register(cmd, "connection")
+	cfg.pool.register(cmd, "request", "requests")
 	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long engines still searching at shutdown may take to come back")
 	return cmd
 }
 
-// runHivejson serves controllers until ctx is done.
-func runHivejson(ctx context.Context, cmd *cobra.Command, cfg hivejsonConfig) error {
+// setup checks the flags and reads them, refusing before anything starts
+// the values that would make the module refuse or drop every controller.
+func (cfg hivejsonConfig) setup() (hivejsonSetup, error) {
 	switch {
 	case cfg.defaultTime <= 0:
-		return fmt.Errorf("--default-time %s: want a positive duration", cfg.defaultTime)
-	case cfg.idle <= 0:
-		return fmt.Errorf("--idle-timeout %s: want a positive duration", cfg.idle)
+		return hivejsonSetup{}, fmt.Errorf("--default-time %s: want a positive duration", cfg.defaultTime)
+	case cfg.clients.idle <= 0:
+		return hivejsonSetup{}, fmt.Errorf("--idle-timeout %s: want a positive duration", cfg.clients.idle)
 	case cfg.maxSessions < 1:
-		return fmt.Errorf("--max-sessions %d: want at least 1", cfg.maxSessions)
+		return hivejsonSetup{}, fmt.Errorf("--max-sessions %d: want at least 1", cfg.maxSessions)
 	case cfg.maxFrame < 1:
-		return fmt.Errorf("--max-frame %d: want at least 1", cfg.maxFrame)
-	case cfg.poolLimit < 1:
-		return fmt.Errorf("--pool-size %d: want at least 1", cfg.poolLimit)
-	case cfg.poolQueue < 0:
-		return fmt.Errorf("--pool-queue %d: want 0 or more", cfg.poolQueue)
+		return hivejsonSetup{}, fmt.Errorf("--max-frame %d: want at least 1", cfg.maxFrame)
+	case cfg.pool.size < 1:
+		return hivejsonSetup{}, fmt.Errorf("--pool-size %d: want at least 1", cfg.pool.size)
+	case cfg.pool.queue < 0:
+		return hivejsonSetup{}, fmt.Errorf("--pool-queue %d: want 0 or more", cfg.pool.queue)
 	case cfg.maxTime <= 0:
-		return fmt.Errorf("--max-search-time %s: want a positive duration", cfg.maxTime)
-	case cfg.idle <= 0:
-		return fmt.Errorf("--idle-timeout %s: want a positive duration", cfg.idle)
-	case cfg.poolWait <= 0:
-		return fmt.Errorf("--pool-wait %s: want a positive duration", cfg.poolWait)
+		return hivejsonSetup{}, fmt.Errorf("--max-search-time %s: want a positive duration", cfg.maxTime)
+	case cfg.pool.wait <= 0:
+		return hivejsonSetup{}, fmt.Errorf("--pool-wait %s: want a positive duration", cfg.pool.wait)
 	}
-	allow, err := allowlist.Parse(cfg.allowFrom)
+	allow, err := cfg.clients.allowList()
 	if err != nil {
-		return fmt.Errorf("--allow-from: %w", err)
+		return hivejsonSetup{}, err
 	}
-	frameLength, err := hivejson.ParseFrameLength(cfg.frameLength)
+	frameLength, err := cfg.clients.frame()
 	if err != nil {
-		return fmt.Errorf("--%w", err)
+		return hivejsonSetup{}, err
 	}
-	l, err := net.Listen("tcp", loopback(cfg.listen))
+	return hivejsonSetup{
+		listen:  cfg.listen,
+		backend: cfg.backend,
+		pool:    cfg.pool.config(),
+		grace:   cfg.grace,
+		allow:   allow,
+		server: hivejson.ServerConfig{
+			DefaultTime: cfg.defaultTime,
+			MaxTime:     cfg.maxTime,
+			IdleTimeout: cfg.clients.idle,
+			MaxFrame:    cfg.maxFrame,
+			FrameLength: frameLength,
+			MaxConns:    cfg.maxSessions,
+		},
+	}, nil
+}
+
+// runHivejson serves controllers until ctx is done.
+func runHivejson(ctx context.Context, cmd *cobra.Command, setup hivejsonSetup) error {
+	l, err := net.Listen("tcp", daemon.Loopback(setup.listen))
 	if err != nil {
-		return fmt.Errorf("--listen %s: %w", cfg.listen, err)
+		return fmt.Errorf("--listen %s: %w", setup.listen, err)
 	}
 	defer l.Close()
 	log := logger(cmd)
-	engineCfg := translate.Config{Log: log, EngineOptions: cfg.backend.options}
+	engineCfg := translate.Config{Log: log, EngineOptions: setup.backend.options}
 	open := func(ctx context.Context) (translate.Engine, error) {
-		return translate.Open(ctx, cfg.backend.spec, engineCfg)
+		return translate.Open(ctx, setup.backend.spec, engineCfg)
 	}
 	first, err := open(ctx) // fails fast on a bad backend or option
 	if err != nil {
 		return err
 	}
 	info := first.Info()
-	pool := translate.NewPool(open, translate.PoolConfig{Limit: cfg.poolLimit, Queue: cfg.poolQueue, Wait: cfg.poolWait})
+	pool := translate.NewPool(open, setup.pool)
 	pool.Add(first)
-	defer pool.Close(cfg.grace)
+	defer pool.Close(setup.grace)
 
-	longName := "hivebridge v" + version
-	if _, native := first.(*translate.Native); !native {
-		longName += " via " + info.ID
-	}
-	srv := hivejson.NewServer(hivejson.ServerConfig{
-		Greeting: hivejson.GreetingsResponse{
-			Name:        "hivebridge",
-			Version:     version,
-			LongName:    longName,
-			Description: "Any Hive engine as an AI module; this one answered by " + info.ID,
-			Author:      "hivebridge authors",
-			ProjectURL:  "https://github.com/hivebridge/hivebridge",
-			Language:    "Go",
-		},
-		Searcher:    pool.Searcher(),
-		DefaultTime: cfg.defaultTime,
-		MaxTime:     cfg.maxTime,
-		IdleTimeout: cfg.idle,
-		MaxFrame:    cfg.maxFrame,
-		FrameLength: frameLength,
-		MaxConns:    cfg.maxSessions,
-		Admit:       allowFrom(allow),
-		Log:         log,
-	})
-	log.Info().Str("addr", l.Addr().String()).Str("backend", info.ID).Stringer("allow_from", allow).Msg("serving the Choose-Turn JSON API")
+	_, native := first.(*translate.Native)
+	srvCfg := setup.server
+	srvCfg.Greeting = daemon.Greeting(version, info.ID, native)
+	srvCfg.Searcher = pool.Searcher()
+	srvCfg.Admit = allowFrom(setup.allow)
+	srvCfg.Log = log
+	srv := hivejson.NewServer(srvCfg)
+	log.Info().Str("addr", l.Addr().String()).Str("backend", info.ID).Stringer("allow_from", setup.allow).Msg("serving the Choose-Turn JSON API")
 	fmt.Fprintf(cmd.OutOrStdout(), "hivejson listening on %s\n", l.Addr())
 	if err := srv.Serve(ctx, l); err != nil {
 		return err
@@ -179,17 +195,8 @@ func runHivejson(ctx context.Context, cmd *cobra.Command, cfg hivejsonConfig) er
 func allowFrom(allow allowlist.List) func(net.Conn) error {
 	return func(conn net.Conn) error {
 		if !allow.Allows(conn.RemoteAddr()) {
-			return notAllowed(conn.RemoteAddr().String())
+			return allowlist.Refusal(conn.RemoteAddr().String())
 		}
 		return nil
 	}
-}
-
-// notAllowed is the refusal of a client whose address --allow-from does
-// not list.
-func notAllowed(remote string) error {
-	if host, _, err := net.SplitHostPort(remote); err == nil {
-		remote = host
-	}
-	return fmt.Errorf("Connections from %s are not allowed (--allow-from).", remote)
 }

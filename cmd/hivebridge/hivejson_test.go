@@ -37,24 +37,24 @@ func startHivejson(t *testing.T, args ...string) string {
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	listening := regexp.MustCompile(`hivejson listening on (\S+)`)
-	deadline := time.Now().Add(10 * time.Second)
 	var addr string
-	for addr == "" {
+	t.Cleanup(func() {
+		if addr == "" {
+			cancel()
+			t.Logf("hivejson's output:\n%s", out.String())
+		}
+	})
+	waitFor(t, 10*time.Second, "hivejson to listen", func() bool {
 		select {
 		case err := <-done:
-			cancel()
-			t.Fatalf("hivejson ended before listening: %v\n%s", err, out.String())
+			t.Fatalf("hivejson ended before listening: %v", err)
 		default:
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("hivejson did not listen:\n%s", out.String())
 		}
 		if m := listening.FindStringSubmatch(out.String()); m != nil {
 			addr = m[1]
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return addr != ""
+	})
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -65,7 +65,7 @@ func startHivejson(t *testing.T, args ...string) string {
 		case <-time.After(30 * time.Second):
 			t.Fatal("hivejson did not stop")
 		}
-		(&daemon{goroutines: before}).checkNoGoroutineLeft(t)
+		(&testDaemon{goroutines: before}).checkNoGoroutineLeft(t)
 	})
 	return addr
 }

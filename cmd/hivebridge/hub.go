@@ -12,8 +12,13 @@ import (
 )
 
 // NewCmdHub returns the hub command: a Hub engine on standard input and
-// output, answered by the backend.
-func NewCmdHub() *cobra.Command {
+// output, answered by the backend. runF runs it with the backend the flags
+// give; nil runs the session itself (runHub), and a test passes its own to
+// check the flags without starting a backend.
+func NewCmdHub(runF func(cmd *cobra.Command, backend backendFlags) error) *cobra.Command {
+	if runF == nil {
+		runF = runHub
+	}
 	var backend backendFlags
 	cmd := &cobra.Command{
 		Use:   "hub [--backend SPEC] [--engine-option Name=Value]",
@@ -31,7 +36,7 @@ a UHP backend that cannot be interrupted, for which stop answers with the best
 move it has reported, or a quick move of the native searcher.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHub(cmd, &backend)
+			return runF(cmd, backend)
 		},
 	}
 	backend.register(cmd)
@@ -40,7 +45,7 @@ move it has reported, or a quick move of the native searcher.`,
 
 // runHub runs a Hub engine session on the command's standard input and
 // output until quit, the end of input or an interrupt.
-func runHub(cmd *cobra.Command, backend *backendFlags) error {
+func runHub(cmd *cobra.Command, backend backendFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	engine, err := backend.open(ctx, cmd)
@@ -66,7 +71,7 @@ func runHub(cmd *cobra.Command, backend *backendFlags) error {
 	cfg := hub.Config{
 		ID:            id,
 		Expansions:    info.Expansions,
-		Searcher:      translate.Searcher(engine),
+		Searcher:      translate.SearcherOf(engine),
 		Interruptible: translate.Interruptible(engine),
 		Settings:      settings,
 		Log:           log,
@@ -80,7 +85,7 @@ func runHub(cmd *cobra.Command, backend *backendFlags) error {
 		if err := translate.ApplyOptions(fallback, []string{"HashMB=1"}); err != nil {
 			return err
 		}
-		cfg.Fallback = translate.Searcher(fallback)
+		cfg.Fallback = translate.SearcherOf(fallback)
 	}
 	return hub.NewSession(cfg).Run(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
 }

@@ -141,8 +141,11 @@ func TestHubFrontEndScriptedGUI(t *testing.T) {
 	for i, level := range []string{"level infinite", "level move-time=3600", "level time=3600"} {
 		mode := []string{"go think", "go analyze", "go ponder"}[i]
 		g.send(hub.PosOf(mid).Line().String(), level, mode, "ping")
-		g.await(hub.CmdPong, 10*time.Second)
-		time.Sleep(100 * time.Millisecond)
+		_, before := g.await(hub.CmdPong, 10*time.Second)
+		// The search is under way in the engine once it has reported.
+		if !slices.ContainsFunc(before, func(a hub.Answer) bool { return a.Message.Line().Command == hub.CmdInfo }) {
+			g.await(hub.CmdInfo, 10*time.Second)
+		}
 		start := time.Now()
 		g.send("stop")
 		m, _ := g.await(hub.CmdDone, 10*time.Second)

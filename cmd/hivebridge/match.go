@@ -45,9 +45,23 @@ type matchFlags struct {
 	db                         string
 }
 
+// matchConfig is what the match command runs: the referee's configuration
+// the flags give, and the flags themselves, which say where the games and
+// the summary go and name the openings' file in the table.
+type matchConfig struct {
+	flags   matchFlags
+	referee referee.Config
+}
+
 // NewCmdMatch returns the match command: hivebridge as the referee of a
-// match between two engines, each reached through any backend.
-func NewCmdMatch() *cobra.Command {
+// match between two engines, each reached through any backend. runF runs
+// it with the configuration the flags give; nil plays the match, archived
+// (runArchivedMatch), and a test passes its own to check the flags without
+// starting an engine or opening the archive.
+func NewCmdMatch(runF func(cmd *cobra.Command, cfg matchConfig) error) *cobra.Command {
+	if runF == nil {
+		runF = runArchivedMatch
+	}
 	var f matchFlags
 	cmd := &cobra.Command{
 		Use:   "match --white SPEC --black SPEC [flags]",
@@ -132,16 +146,7 @@ position, and the wall time.`,
 			if err != nil {
 				return err
 			}
-			store, err := archive.Open(cmd.Context(), f.db, "match")
-			if err != nil {
-				return err
-			}
-			if store != nil {
-				defer store.Close()
-				cfg.Archive = archive.NewKeeper(store, archive.KeeperConfig{Log: logger(cmd)})
-				defer cfg.Archive.Close()
-			}
-			return runMatch(cmd, &f, cfg)
+			return runF(cmd, matchConfig{flags: f, referee: cfg})
 		},
 	}
 	fl := cmd.Flags()
@@ -227,6 +232,21 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 		cfg.SPRT = &t
 	}
 	return cfg, nil
+}
+
+// runArchivedMatch opens the archive of --db, unless it is none, and plays
+// the match with its games kept there.
+func runArchivedMatch(cmd *cobra.Command, cfg matchConfig) error {
+	store, err := archive.Open(cmd.Context(), cfg.flags.db, "match")
+	if err != nil {
+		return err
+	}
+	if store != nil {
+		defer store.Close()
+		cfg.referee.Archive = archive.NewKeeper(store, archive.KeeperConfig{Log: logger(cmd)})
+		defer cfg.referee.Archive.Close()
+	}
+	return runMatch(cmd, &cfg.flags, cfg.referee)
 }
 
 // runMatch plays the match, showing its progress, and prints the table.

@@ -11,9 +11,23 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
+// perftConfig is what the perft command runs: the count from a position
+// to a depth, on a number of threads.
+type perftConfig struct {
+	game    *core.Game
+	depth   int
+	threads int
+}
+
 // NewCmdPerft returns the perft command, which counts the positions a
 // move generator reaches: the standard check of its rules and its speed.
-func NewCmdPerft() *cobra.Command {
+// runF runs it with the configuration the flags and the position give;
+// nil counts (runPerft), and a test passes its own to check the flags
+// without counting.
+func NewCmdPerft(runF func(cmd *cobra.Command, cfg perftConfig) error) *cobra.Command {
+	if runF == nil {
+		runF = runPerft
+	}
 	var depth, threads int
 	cmd := &cobra.Command{
 		Use:   "perft [--depth N] [--threads N] [GameType|GameString]",
@@ -38,19 +52,25 @@ or a whole GameString (quote it: it holds semicolons and spaces).`,
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			for d := 1; d <= depth; d++ {
-				if err := cmd.Context().Err(); err != nil {
-					return err
-				}
-				fmt.Fprintln(out, uhp.PerftLine(g, d, threads))
-			}
-			return nil
+			return runF(cmd, perftConfig{game: g, depth: depth, threads: threads})
 		},
 	}
 	cmd.Flags().IntVar(&depth, "depth", 5, "the deepest ply to count")
 	cmd.Flags().IntVar(&threads, "threads", runtime.NumCPU(), "the number of threads that count")
 	return cmd
+}
+
+// runPerft prints a line for each depth up to cfg.depth, stopping between
+// depths once the command's context is done.
+func runPerft(cmd *cobra.Command, cfg perftConfig) error {
+	out := cmd.OutOrStdout()
+	for d := 1; d <= cfg.depth; d++ {
+		if err := cmd.Context().Err(); err != nil {
+			return err
+		}
+		fmt.Fprintln(out, uhp.PerftLine(cfg.game, d, cfg.threads))
+	}
+	return nil
 }
 
 // startPosition reads the perft command's position: nothing for the start

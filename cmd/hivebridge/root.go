@@ -7,7 +7,8 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
-// NewCmdRoot returns the hivebridge command with all its subcommands.
+// NewCmdRoot returns the hivebridge command with all its subcommands, each
+// with its real run function.
 func NewCmdRoot() *cobra.Command {
 	var backend backendFlags
 	root := &cobra.Command{
@@ -20,12 +21,13 @@ output (the same as "hivebridge uhp"), answered by its native searcher.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUHP(cmd, uhp.Standard, &backend)
+			return runUHP(cmd, uhpConfig{dialect: uhp.Standard, backend: backend})
 		},
 	}
 	backend.register(root)
 	root.PersistentFlags().String("log-level", "warn", "what to log on standard error: debug, info, warn, error or disabled")
-	root.AddCommand(NewCmdUHP(), NewCmdPerft(), NewCmdServe(), NewCmdBench(), NewCmdMatch(), NewCmdHivejson(), NewCmdHub(), NewCmdTune(), NewCmdGames())
+	root.AddCommand(NewCmdUHP(nil), NewCmdPerft(nil), NewCmdServe(nil), NewCmdBench(nil), NewCmdMatch(nil),
+		NewCmdHivejson(nil), NewCmdHub(nil), NewCmdTune(nil), NewCmdGames(gamesRuns{}))
 	return root
 }
 
@@ -33,9 +35,11 @@ output (the same as "hivebridge uhp"), answered by its native searcher.`,
 // standard error, never on standard output, which carries protocol lines
 // only.
 func logger(cmd *cobra.Command) zerolog.Logger {
-	level, err := zerolog.ParseLevel(cmd.Flag("log-level").Value.String())
-	if err != nil {
-		level = zerolog.WarnLevel
+	level := zerolog.WarnLevel
+	if f := cmd.Flag("log-level"); f != nil { // a command run alone, in a test, has no root
+		if l, err := zerolog.ParseLevel(f.Value.String()); err == nil {
+			level = l
+		}
 	}
 	return zerolog.New(cmd.ErrOrStderr()).Level(level).With().Timestamp().Logger()
 }

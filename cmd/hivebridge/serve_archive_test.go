@@ -8,14 +8,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
@@ -104,20 +100,7 @@ func TestServeArchivesSessions(t *testing.T) {
 
 	// Both ends are written in the background after their answers (the
 	// disconnect's, the forfeit's), so wait until neither game is playing.
-	s := readArchive(t, db)
-	var games []archive.Game
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		games = allGames(t, s)
-		ended := len(games) == 2 && !slices.ContainsFunc(games, func(g archive.Game) bool { return g.Status == archive.Playing })
-		if ended || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if len(games) != 2 {
-		t.Fatalf("%d games archived, want 2: %+v", len(games), games)
-	}
+	games := waitGames(t, readArchive(t, db), 2)
 	own, remote := games[0], games[1]
 	// What the archive adds to answers is there to be watched.
 	metric(t, d.httpAddr, "hivebridge_archive_wait_seconds_count")
@@ -150,7 +133,7 @@ func TestServeArchivesPairedGameOnce(t *testing.T) {
 	black := dialTCP(t, d.uhpAddr)
 	black.answer(t)
 	fmt.Fprintln(white.conn, "newgame remote Base")
-	time.Sleep(100 * time.Millisecond)
+	waitSeeking(t)
 	fmt.Fprintln(black.conn, "newgame remote Base")
 	white.answer(t)
 	fmt.Fprintln(white.conn, "play wS1")
@@ -267,88 +250,5 @@ func TestServeShutdownInterruptsGames(t *testing.T) {
 	games := allGames(t, readArchive(t, db))
 	if len(games) != 1 || games[0].Status != archive.Interrupted || games[0].How != "interrupted" || games[0].GameString != last[0] {
 		t.Errorf("%+v, want one game interrupted at %s", games, last[0])
-	}
-}
-
-// startGated is an archive whose game starts wait until open is closed.
-type startGated struct {
-	archive.Store
-	open chan struct{}
-}
-
-func (s *startGated) Start(ctx context.Context, st archive.Start) (int64, error) {
-	select {
-	case <-s.open:
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
-	return s.Store.Start(ctx, st)
-}
-
-// TestFirstMoveDoesNotWaitForStart: a game reaches the archive with its
-// first move, in one write, so that the move is recorded (and answered)
-// while the game's start is still being committed: from a UHP session's
-// newgame, from newgame with a GameString the viewer plays on, and from a
-// Hub position of two moves. A start then a move, two writes, would make
-// the move wait for the start's commit. Each game is archived whole once
-// the start goes through.
-func TestFirstMoveDoesNotWaitForStart(t *testing.T) {
-	parse := func(text string) uhp.GameString {
-		gs, err := uhp.ParseGameString(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return gs
-	}
-	for _, tc := range []struct {
-		name   string
-		record func(s *server, k *archive.Keeper) (settle func())
-		want   string // the archived moves, each with who played it
-	}{
-		{"newgame", func(s *server, k *archive.Keeper) func() {
-			g := &gameLog{s: s, source: "uhp-ws"}
-			g.event(uhp.GameEvent{Kind: uhp.GameBegun, Game: parse("Base;NotStarted;White[1]")})
-			g.event(uhp.GameEvent{Kind: uhp.MovePlayed, Game: parse("Base;InProgress;Black[1];wS1"), Move: "wS1", By: uhp.PlayerBackend})
-			return g.settle
-		}, "wS1/" + (&server{}).backendName()},
-		{"newgame GameString", func(s *server, k *archive.Keeper) func() {
-			g := &gameLog{s: s, source: "uhp-ws"}
-			g.event(uhp.GameEvent{Kind: uhp.GameBegun, Game: parse("Base;InProgress;Black[1];wS1")})
-			g.event(uhp.GameEvent{Kind: uhp.MovePlayed, Game: parse("Base;InProgress;White[2];wS1;bS1 wS1-"), Move: "bS1 wS1-", By: uhp.PlayerViewer})
-			return g.settle
-		}, "wS1/viewer, bS1 wS1-/viewer"},
-		{"Hub position", func(s *server, k *archive.Keeper) func() {
-			l := &positionLog{keeper: k, source: "hub-tcp", backend: "native", other: hubGUI, drained: func() bool { return false }, gameType: core.Base}
-			l.position(gameOf(t, "Base;InProgress;White[2];wS1;bS1 wS1-"))
-			return l.settle
-		}, "wS1/Hub GUI, bS1 wS1-/Hub GUI"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "games.db")
-			store, err := archive.Open(context.Background(), db, "serve")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer store.Close()
-			gated := &startGated{Store: store, open: make(chan struct{})}
-			k := archive.NewKeeper(gated, archive.KeeperConfig{Timeout: time.Minute})
-			s := &server{archive: &serverArchive{store: gated, keeper: k}}
-			recorded := make(chan func(), 1)
-			go func() { recorded <- tc.record(s, k) }()
-			var settle func()
-			select {
-			case settle = <-recorded:
-			case <-time.After(10 * time.Second):
-				close(gated.open)
-				t.Fatal("the first move waited for the game's start to be committed")
-			}
-			close(gated.open)
-			settle()
-			k.Close()
-			games := allGames(t, store)
-			if len(games) != 1 || moveTexts(games[0]) != tc.want {
-				t.Fatalf("archived %+v; want one game, moves %s", games, tc.want)
-			}
-		})
 	}
 }

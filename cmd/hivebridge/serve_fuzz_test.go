@@ -21,7 +21,7 @@ import (
 
 // fuzzDaemon starts the daemon the fuzz targets share: a SQLite archive,
 // searches cut short so that an input's commands are answered quickly.
-func fuzzDaemon(f *testing.F) *daemon {
+func fuzzDaemon(f *testing.F) *testDaemon {
 	db := filepath.Join(f.TempDir(), "games.db")
 	return startDaemon(f, "--db", db, "--max-search-time", "100ms", "--max-search-depth", "2",
 		"--session-max-perft", "2", "--pool-size", "2", "--idle-timeout", "5s", "--max-line", strconv.Itoa(fuzzMaxLine))
@@ -128,7 +128,7 @@ func FuzzServeWebSocket(f *testing.F) {
 }
 
 // checkFresh fails t unless a fresh session is answered.
-func checkFresh(t *testing.T, d *daemon) {
+func checkFresh(t *testing.T, d *testDaemon) {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", d.uhpAddr, 2*time.Second)
 	if err != nil {

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
+	"github.com/hivebridge/hivebridge/translate/daemon"
 )
 
 // finishedGame is a whole game from the empty board, 37 plies, that
@@ -43,20 +46,12 @@ func gameOf(t *testing.T, gameString string) *core.Game {
 func waitGames(t *testing.T, s archive.Store, n int) []archive.Game {
 	t.Helper()
 	var games []archive.Game
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	waitForState(t, 10*time.Second, fmt.Sprintf("%d games archived, none in progress", n), func() (bool, string) {
 		games = allGames(t, s)
-		settled := len(games) == n
-		for _, g := range games {
-			settled = settled && g.Status != archive.Playing
-		}
-		if settled {
-			return games
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d games archived, want %d ended:\n%+v", len(games), n, games)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		ended := len(games) == n && !slices.ContainsFunc(games, func(g archive.Game) bool { return g.Status == archive.Playing })
+		return ended, fmt.Sprintf("%d games:\n%+v", len(games), games)
+	})
+	return games
 }
 
 // TestServeArchivesHubSessions: a Hub GUI's positions are one game while
@@ -129,12 +124,12 @@ func TestServeArchivesHubSessions(t *testing.T) {
 
 	games := waitGames(t, readArchive(t, db), 3)
 	first, second, third := games[0], games[1], games[2]
-	want := m1 + "/" + backend + ", bG1 " + m1[:3] + "-/" + hubGUI
-	if first.Source != "hub-tcp" || moveTexts(first) != want || first.White != backend || first.Black != hubGUI ||
+	want := m1 + "/" + backend + ", bG1 " + m1[:3] + "-/" + daemon.HubGUI
+	if first.Source != "hub-tcp" || moveTexts(first) != want || first.White != backend || first.Black != daemon.HubGUI ||
 		first.How != "abandoned" || first.Status != archive.Finished || first.GameString != "Base;InProgress;White[2];"+m1+";bG1 "+m1[:3]+"-" {
 		t.Errorf("the first game: %+v, moves %s; want %s (the backend's %s taken back)", first, moveTexts(first), want, m2)
 	}
-	if moveTexts(second) != "wS1/"+hubGUI+", bS1 wS1-/"+hubGUI || second.White != hubGUI || second.Black != hubGUI || second.How != "abandoned" {
+	if moveTexts(second) != "wS1/"+daemon.HubGUI+", bS1 wS1-/"+daemon.HubGUI || second.White != daemon.HubGUI || second.Black != daemon.HubGUI || second.How != "abandoned" {
 		t.Errorf("the second game: %+v, moves %s", second, moveTexts(second))
 	}
 	if third.GameString != finishedGame || third.Result != "BlackWins" || third.How != "state" || third.Plies != 37 {
@@ -207,17 +202,17 @@ func TestServeArchivesJSONSessions(t *testing.T) {
 	gs, _ := uhp.Describe(a)
 	var want []string
 	for i, text := range gs.Moves {
-		by := jsonController
+		by := daemon.JSONController
 		if i%2 == 1 {
 			by = backend
 		}
 		want = append(want, text+"/"+by)
 	}
-	if ga.Source != "hivejson" || moveTexts(ga) != strings.Join(want, ", ") || ga.White != jsonController || ga.Black != backend ||
+	if ga.Source != "hivejson" || moveTexts(ga) != strings.Join(want, ", ") || ga.White != daemon.JSONController || ga.Black != backend ||
 		ga.How != "disconnect" || ga.GameString != gs.String() {
 		t.Errorf("game a: %+v, moves %s; want %s", ga, moveTexts(ga), strings.Join(want, ", "))
 	}
-	if gb.GameString != finishedGame || gb.Result != "BlackWins" || gb.How != "state" || gb.White != jsonController {
+	if gb.GameString != finishedGame || gb.Result != "BlackWins" || gb.How != "state" || gb.White != daemon.JSONController {
 		t.Errorf("game b: %+v", gb)
 	}
 }

@@ -27,21 +27,22 @@ import (
 )
 
 // daemon is a hivebridge serve running in the test process.
-type daemon struct {
+type testDaemon struct {
 	uhpAddr, httpAddr string
-	hubAddr, jsonAddr string       // when asked for
-	stop              func() error // SIGTERM, in effect: returns serve's error
-	goroutines        int          // before it started
+	hubAddr, jsonAddr string          // when asked for
+	stop              func() error    // SIGTERM, in effect: returns serve's error
+	goroutines        int             // before it started
+	out               *syncbuf.Buffer // its standard output and error: the log
 }
 
 // startDaemon runs hivebridge serve with args plus listeners on free ports,
 // and returns once it listens on all of them (--hub and --hivejson too,
 // when args ask for them).
-func startDaemon(t testing.TB, args ...string) *daemon {
+func startDaemon(t testing.TB, args ...string) *testDaemon {
 	t.Helper()
-	d := &daemon{goroutines: runtime.NumGoroutine()}
-	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncbuf.Buffer{}
+	d := &testDaemon{goroutines: runtime.NumGoroutine(), out: out}
+	ctx, cancel := context.WithCancel(context.Background())
 	root := NewCmdRoot()
 	root.SetArgs(append([]string{"serve", "--uhp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "disabled", "--db", "none"}, args...))
 	root.SetOut(out)
@@ -49,18 +50,19 @@ func startDaemon(t testing.TB, args ...string) *daemon {
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	listening := regexp.MustCompile(`(uhp|http|hub|hivejson) listening on (\S+)`)
-	deadline := time.Now().Add(10 * time.Second)
 	wantHub, wantJSON := slices.Contains(args, "--hub"), slices.Contains(args, "--hivejson")
-	for d.uhpAddr == "" || d.httpAddr == "" || (wantHub && d.hubAddr == "") || (wantJSON && d.jsonAddr == "") {
+	started := false
+	t.Cleanup(func() {
+		if !started {
+			cancel()
+			t.Logf("serve's output:\n%s", out.String())
+		}
+	})
+	waitFor(t, 10*time.Second, "serve to listen", func() bool {
 		select {
 		case err := <-done:
-			cancel()
-			t.Fatalf("serve ended before listening: %v\n%s", err, out.String())
+			t.Fatalf("serve ended before listening: %v", err)
 		default:
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("serve did not listen:\n%s", out.String())
 		}
 		for _, m := range listening.FindAllStringSubmatch(out.String(), -1) {
 			switch m[1] {
@@ -74,8 +76,9 @@ func startDaemon(t testing.TB, args ...string) *daemon {
 				d.jsonAddr = m[2]
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return d.uhpAddr != "" && d.httpAddr != "" && (!wantHub || d.hubAddr != "") && (!wantJSON || d.jsonAddr != "")
+	})
+	started = true
 	stopped := false
 	d.stop = func() error {
 		if stopped {
@@ -101,7 +104,7 @@ func startDaemon(t testing.TB, args ...string) *daemon {
 }
 
 // checkNoGoroutineLeft fails if the daemon left goroutines behind.
-func (d *daemon) checkNoGoroutineLeft(t testing.TB) {
+func (d *testDaemon) checkNoGoroutineLeft(t testing.TB) {
 	t.Helper()
 	// The test's own HTTP keep-alive connections are not the daemon's.
 	http.DefaultClient.CloseIdleConnections()
@@ -192,7 +195,7 @@ func TestServeConcurrentSessions(t *testing.T) {
 			answer := do("bestmove depth 1")
 			m, err := uhp.ParseMove(answer[len(answer)-1], g)
 			if err == nil {
-				err = g.CheckMove(m)
+				err = g.RuleBroken(m)
 			}
 			if err != nil {
 				errs <- fmt.Errorf("bestmove answered %q: %v", answer, err)
@@ -289,11 +292,11 @@ const midgame = `Base+MLP;InProgress;White[19];wM;bP wM\;wA1 -wM;bB1 bP-;wA2 \wM
 // search, a third search is refused at once and the waiting one gives up
 // at the pool's deadline; each with a clear error.
 func TestServePoolExhaustion(t *testing.T) {
-	// Half a second between the steps, so that a loaded machine keeps
-	// their order: the first search holds the engine for at least 3 s
-	// (given 10 s, the native searcher's time management may stop once its
-	// move has held, but not before 30% of the time), the second waits
-	// from 0.5 s and gives up at 2 s, the third comes at 1 s.
+	// Each step waits for the one before to have happened: the first
+	// search holds the engine for at least 3 s (given 10 s, the native
+	// searcher's time management may stop once its move has held, but not
+	// before 30% of the time), the second waits for it from then and gives
+	// up 1.5 s later, the third comes while the second waits.
 	d := startDaemon(t, "--pool-size", "1", "--pool-queue", "1", "--pool-wait", "1500ms")
 	sessions := make([]*tcpSession, 3)
 	for i := range sessions {
@@ -302,9 +305,9 @@ func TestServePoolExhaustion(t *testing.T) {
 		sessions[i].do(t, "newgame "+midgame) // a search that uses much of its time
 	}
 	fmt.Fprintln(sessions[0].conn, "bestmove time 00:00:10") // holds the only engine
-	time.Sleep(500 * time.Millisecond)
+	waitGoroutines(t, "the first search to hold the only engine", 1, running("translate.(*Native).BestMove"))
 	fmt.Fprintln(sessions[1].conn, "bestmove time 00:00:01") // waits, then gives up
-	time.Sleep(500 * time.Millisecond)
+	waitGoroutines(t, "the second search to wait for an engine", 1, parkedIn("translate.(*Pool).Acquire"))
 	third := sessions[2].do(t, "bestmove time 00:00:01")
 	if len(third) != 1 || !strings.Contains(third[0], "err all 1 engines are busy and 1 searches already wait for one") {
 		t.Errorf("third search: %q", third)
@@ -390,14 +393,36 @@ func TestServeTokenAndOrigin(t *testing.T) {
 			t.Errorf("TCP first line %q: %q, want %q", first, got, want)
 		}
 	}
-	if _, resp, err := dialWS(t, d.httpAddr, nil); err == nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Errorf("WebSocket without token: %v", err)
+	// A WebSocket with a wrong token in its request is refused before the
+	// upgrade; one without a token sends it as its first message (a
+	// browser can set no header, and the address is logged by proxies).
+	bad := http.Header{"Authorization": {"Bearer wrong"}}
+	if _, resp, err := dialWS(t, d.httpAddr, bad); err == nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("WebSocket with a wrong token: %v", err)
+	}
+	for first, want := range map[string]string{
+		"newgame":     "err Authentication required: send 'auth <token>' as the first message.\nok\n",
+		"auth wrong":  "err Bad token.\nok\n",
+		"auth s3cret": "id hivebridge v" + version + "\nMosquito;Ladybug;Pillbug\nok\n",
+	} {
+		conn, _, err := dialWS(t, d.httpAddr, nil)
+		if err != nil {
+			t.Fatalf("WebSocket without token: %v", err)
+		}
+		if got := wsDo(t, conn, first); got != want {
+			t.Errorf("WebSocket first message %q: %q, want %q", first, got, want)
+		}
 	}
 	good := http.Header{"Authorization": {"Bearer s3cret"}}
 	if _, _, err := dialWS(t, d.httpAddr, good); err != nil {
 		t.Errorf("WebSocket with token: %v", err)
 	}
-	if resp, err := http.Get("http://" + d.httpAddr + "/metrics"); err != nil || resp.StatusCode != http.StatusUnauthorized {
+	resp, err := http.Get("http://" + d.httpAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("/metrics without token: %v", resp.StatusCode)
 	}
 	// The viewer page and its files hold no secret: they are served to
@@ -443,7 +468,7 @@ func TestServeShutdownLetsSearchFinish(t *testing.T) {
 	wsDo(t, ws, "newgame Base")
 	fmt.Fprintln(tcp.conn, "bestmove depth 3")
 	ws.WriteMessage(websocket.TextMessage, []byte("bestmove depth 3"))
-	time.Sleep(100 * time.Millisecond)
+	waitGoroutines(t, "both searches to be in flight", 2, running("translate.(*UHPProcess).BestMove"))
 	stopped := make(chan error, 1)
 	go func() { stopped <- d.stop() }()
 	if got := tcp.answer(t); len(got) != 1 || strings.HasPrefix(got[0], "err") {
@@ -469,7 +494,7 @@ func TestServeShutdownWithSearchInFlight(t *testing.T) {
 	idle := dialTCP(t, d.uhpAddr)
 	idle.answer(t)
 	fmt.Fprintln(busy.conn, "bestmove time 00:00:01")
-	time.Sleep(200 * time.Millisecond)
+	waitGoroutines(t, "the search to be under way", 1, running("translate.(*Native).BestMove"))
 	start := time.Now()
 	stopped := make(chan error, 1)
 	go func() { stopped <- d.stop() }()
@@ -506,7 +531,7 @@ func TestServeShutdownCutsLongSearch(t *testing.T) {
 	s.answer(t)
 	s.do(t, "newgame "+midgame)
 	fmt.Fprintln(s.conn, "bestmove time 00:01:00")
-	time.Sleep(100 * time.Millisecond)
+	waitGoroutines(t, "the search to be under way", 1, running("translate.(*Native).BestMove"))
 	start := time.Now()
 	if err := d.stop(); err != nil {
 		t.Fatal(err)
@@ -526,7 +551,7 @@ func TestServePairViewers(t *testing.T) {
 	black := dialTCP(t, d.uhpAddr)
 	black.answer(t)
 	fmt.Fprintln(white.conn, "newgame remote Base")
-	time.Sleep(100 * time.Millisecond)
+	waitSeeking(t)
 	fmt.Fprintln(black.conn, "newgame remote Base")
 	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
 		t.Fatalf("white's newgame: %q", got)
@@ -679,7 +704,7 @@ func TestServeWebSocketLiveThinking(t *testing.T) {
 		text, _, _ := strings.Cut(line, ";")
 		m, err := uhp.ParseMove(text, g)
 		if err == nil {
-			err = g.CheckMove(m)
+			err = g.RuleBroken(m)
 		}
 		if err != nil {
 			t.Fatalf("bestmove line %q: %v", line, err)

@@ -15,15 +15,25 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
+// tuneConfig is what the tune command runs: the fit of the weights to the
+// games of files.
+type tuneConfig struct {
+	files  []string // match --out files
+	out    string   // where the weights' source goes; "" for standard output
+	skip   int
+	passes int
+	l2     float64
+}
+
 // NewCmdTune returns the tune command, which fits the native evaluation's
-// weights to the results of games (see package texel).
-func NewCmdTune() *cobra.Command {
-	var (
-		out    string
-		skip   int
-		passes int
-		l2     float64
-	)
+// weights to the results of games (see package texel). runF runs it with
+// the configuration the flags and arguments give; nil fits (runTune), and a
+// test passes its own to check the flags without reading a game.
+func NewCmdTune(runF func(cmd *cobra.Command, cfg tuneConfig) error) *cobra.Command {
+	if runF == nil {
+		runF = runTune
+	}
+	var cfg tuneConfig
 	cmd := &cobra.Command{
 		Use:   "tune [--out FILE] [--skip N] [--passes N] GAMES.tsv...",
 		Short: "Fit the native evaluation's weights to game results",
@@ -43,49 +53,56 @@ data of the weights in the repository.
   hivebridge tune --out ai/weights.go selfplay.tsv`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var samples []texel.Sample
-			games := 0
-			for _, name := range args {
-				var err error
-				var n int
-				if samples, n, err = readSamples(samples, name, skip); err != nil {
-					return err
-				}
-				games += n
-			}
-			if len(samples) == 0 {
-				return fmt.Errorf("no positions to tune on in %s", strings.Join(args, ", "))
-			}
-			log := cmd.ErrOrStderr()
-			w := texel.FromEngine()
-			k := texel.FitK(samples, &w)
-			before := texel.Error(samples, &w, k)
-			fmt.Fprintf(log, "%d games, %d positions; k = %.6f, error %.6f\n", games, len(samples), k, before)
-			texel.Fit(samples, &w, k, l2, passes, log)
-			after := texel.Error(samples, &w, k)
-			fmt.Fprintf(log, "error %.6f -> %.6f\n", before, after)
-			var src bytes.Buffer
-			note := fmt.Sprintf("Fitted to %d positions of %d games (%s), skip %d, l2 %g, %d passes: error %.6f -> %.6f.",
-				len(samples), games, strings.Join(args, " "), skip, l2, passes, before, after)
-			if err := texel.WriteGo(&src, &w, note); err != nil {
-				return err
-			}
-			code, err := format.Source(src.Bytes())
-			if err != nil {
-				return err
-			}
-			if out == "" {
-				_, err = cmd.OutOrStdout().Write(code)
-				return err
-			}
-			return os.WriteFile(out, code, 0o644)
+			cfg.files = args
+			return runF(cmd, cfg)
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "write the weights' Go source here (default: standard output)")
-	cmd.Flags().IntVar(&skip, "skip", 8, "leave out the positions of each game's first N plies (the opening)")
-	cmd.Flags().IntVar(&passes, "passes", 500, "the passes of gradient descent over the positions")
-	cmd.Flags().Float64Var(&l2, "l2", 5e-8, "the pull of each weight towards its present value (squared distance)")
+	cmd.Flags().StringVar(&cfg.out, "out", "", "write the weights' Go source here (default: standard output)")
+	cmd.Flags().IntVar(&cfg.skip, "skip", 8, "leave out the positions of each game's first N plies (the opening)")
+	cmd.Flags().IntVar(&cfg.passes, "passes", 500, "the passes of gradient descent over the positions")
+	cmd.Flags().Float64Var(&cfg.l2, "l2", 5e-8, "the pull of each weight towards its present value (squared distance)")
 	return cmd
+}
+
+// runTune fits the weights to the games of cfg.files and writes their
+// source, reporting the fit's progress on standard error.
+func runTune(cmd *cobra.Command, cfg tuneConfig) error {
+	var samples []texel.Sample
+	games := 0
+	for _, name := range cfg.files {
+		var err error
+		var n int
+		if samples, n, err = readSamples(samples, name, cfg.skip); err != nil {
+			return err
+		}
+		games += n
+	}
+	if len(samples) == 0 {
+		return fmt.Errorf("no positions to tune on in %s", strings.Join(cfg.files, ", "))
+	}
+	log := cmd.ErrOrStderr()
+	w := texel.FromEngine()
+	k := texel.FitK(samples, &w)
+	before := texel.Error(samples, &w, k)
+	fmt.Fprintf(log, "%d games, %d positions; k = %.6f, error %.6f\n", games, len(samples), k, before)
+	texel.Fit(samples, &w, k, cfg.l2, cfg.passes, log)
+	after := texel.Error(samples, &w, k)
+	fmt.Fprintf(log, "error %.6f -> %.6f\n", before, after)
+	var src bytes.Buffer
+	note := fmt.Sprintf("Fitted to %d positions of %d games (%s), skip %d, l2 %g, %d passes: error %.6f -> %.6f.",
+		len(samples), games, strings.Join(cfg.files, " "), cfg.skip, cfg.l2, cfg.passes, before, after)
+	if err := texel.WriteGo(&src, &w, note); err != nil {
+		return err
+	}
+	code, err := format.Source(src.Bytes())
+	if err != nil {
+		return err
+	}
+	if cfg.out == "" {
+		_, err = cmd.OutOrStdout().Write(code)
+		return err
+	}
+	return os.WriteFile(cfg.out, code, 0o644)
 }
 
 // readSamples appends the positions of the finished games of a match --out

@@ -23,26 +23,22 @@ const version = "0.1.0"
 // signal that ends it.
 const exitGrace = 200 * time.Millisecond
 
-// backendFlags are the flags of every front-end command that choose and
-// set up its backend.
-type backendFlags struct {
-	spec    string
-	options []string
-}
-
-func (b *backendFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&b.spec, "backend", "native", `the engine that chooses the moves: native, "uhp:<program> [args...]", "hub:<program> [args...]" or hivejson://host:port[?frame-length=utf8]`)
-	cmd.Flags().StringArrayVar(&b.options, "engine-option", nil, "set a backend option, Name=Value (repeatable); checked against the options the backend declares")
-}
-
-// open starts the backend.
-func (b *backendFlags) open(ctx context.Context, cmd *cobra.Command) (translate.Engine, error) {
-	return translate.Open(ctx, b.spec, translate.Config{Log: logger(cmd), EngineOptions: b.options})
+// uhpConfig is what the uhp command runs: a session in a dialect,
+// answered by a backend.
+type uhpConfig struct {
+	dialect uhp.Dialect
+	backend backendFlags
 }
 
 // NewCmdUHP returns the uhp command: a UHP engine on standard input and
-// output, answered by the backend. The root command runs it too.
-func NewCmdUHP() *cobra.Command {
+// output, answered by the backend. The root command runs it too. runF runs
+// it with the configuration the flags give; nil runs the session itself
+// (runUHP), and a test passes its own to check the flags without starting
+// a backend.
+func NewCmdUHP(runF func(cmd *cobra.Command, cfg uhpConfig) error) *cobra.Command {
+	if runF == nil {
+		runF = runUHP
+	}
 	var (
 		dialect string
 		backend backendFlags
@@ -65,7 +61,7 @@ available.`,
 			if err != nil {
 				return err
 			}
-			return runUHP(cmd, d, &backend)
+			return runF(cmd, uhpConfig{dialect: d, backend: backend})
 		},
 	}
 	cmd.Flags().StringVar(&dialect, "dialect", "current", "the protocol's dialect: current or early")
@@ -90,13 +86,13 @@ func parseDialect(s string) (uhp.Dialect, error) {
 // answers at once with its best move, and the session goes on; with no
 // command in progress it ends the session, as it ends any program. SIGTERM
 // ends the session.
-func runUHP(cmd *cobra.Command, dialect uhp.Dialect, backend *backendFlags) error {
+func runUHP(cmd *cobra.Command, cfg uhpConfig) error {
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
-	engine, err := backend.open(ctx, cmd)
+	engine, err := cfg.backend.open(ctx, cmd)
 	if err != nil {
 		return err
 	}
@@ -106,12 +102,12 @@ func runUHP(cmd *cobra.Command, dialect uhp.Dialect, backend *backendFlags) erro
 	if _, native := engine.(*translate.Native); !native {
 		id += " via " + info.ID
 	}
-	e := uhp.NewEngine(uhp.Config{
+	e := uhp.NewSession(uhp.Config{
 		ID:         id,
 		Expansions: info.Expansions,
-		Searcher:   translate.Searcher(engine),
+		Searcher:   translate.SearcherOf(engine),
 		Options:    engine.Options(),
-		Dialect:    dialect,
+		Dialect:    cfg.dialect,
 		Log:        logger(cmd).With().Str("session", "stdio").Logger(),
 	})
 	go func() {

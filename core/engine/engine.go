@@ -129,3 +129,11 @@ func (s Score) Pieces() float64 {
 	}
 	return float64(s.Centi) / 100
 }
+
+// Error is an error that is a constant: the sentinel errors of hivebridge's
+// packages (UHP's "Invalid command...", the JSON framing's, the pool's)
+// are constants of this one type rather than variables, so that nothing
+// can reassign them, and errors.Is compares them by their text.
+type Error string
+
+func (e Error) Error() string { return string(e) }

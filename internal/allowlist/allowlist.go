@@ -126,3 +126,12 @@ func (l List) String() string {
 	}
 	return strings.Join(s, ",")
 }
+
+// Refusal is what a client at remote (an address, with or without its
+// port) is told when the list does not allow it, in every protocol.
+func Refusal(remote string) error {
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		remote = host
+	}
+	return fmt.Errorf("Connections from %s are not allowed (--allow-from).", remote)
+}

@@ -298,7 +298,7 @@ func run(mode, dir string) int {
 	cfg := uhp.Config{ID: id, Expansions: core.AllExpansions, Searcher: firstMove{}}
 	if mode == "native" {
 		native := translate.NewNative()
-		cfg.Searcher, cfg.Options = translate.Searcher(native), native.Options()
+		cfg.Searcher, cfg.Options = translate.SearcherOf(native), native.Options()
 	}
 	if mode == "reports" || mode == "bare-reports" {
 		cfg.Searcher = reporting{bare: mode == "bare-reports"}
@@ -310,7 +310,7 @@ func run(mode, dir string) int {
 	if mode == "chaos" {
 		cfg.Searcher = randomMove{rng}
 	}
-	e := uhp.NewEngine(cfg)
+	e := uhp.NewSession(cfg)
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	flood := func() {

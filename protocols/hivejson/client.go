@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"time"
+
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // The controller's side of the protocol: hivebridge driving an AI module.
@@ -21,15 +23,15 @@ const (
 	// ErrPeerError: the module answered with an error frame, or with a
 	// reply that carries an error key ("A reply with an error key ...
 	// loses the game by penalty", wire doc).
-	ErrPeerError Error = "hivejson: the module answered with an error"
+	ErrPeerError engine.Error = "hivejson: the module answered with an error"
 	// ErrPeerClosed: the module closed the connection before its reply.
-	ErrPeerClosed Error = "hivejson: the module closed the connection"
+	ErrPeerClosed engine.Error = "hivejson: the module closed the connection"
 	// ErrNoReply: the reply did not come before the exchange's deadline
 	// (it wraps os.ErrDeadlineExceeded too).
-	ErrNoReply Error = "hivejson: no reply before the deadline"
+	ErrNoReply engine.Error = "hivejson: no reply before the deadline"
 	// ErrGarbage: the module sent a frame that is no message at all (the
 	// framing error or the decoding error is wrapped too).
-	ErrGarbage Error = "hivejson: the module sent a frame that is not a message"
+	ErrGarbage engine.Error = "hivejson: the module sent a frame that is not a message"
 )
 
 // Client is the controller's side of one connection to an AI module. It is

@@ -1,6 +1,6 @@
 // Package hivejson speaks the Choose-Turn JSON API that the older Hive AI
-// modules speak (specs/hive-ai-tcp.txt, API 0.1.0), built to what real
-// peers send (design/hivejson-wire.md, which wins where the two differ).
+// modules speak (docs/specs/hive-ai-tcp.txt, API 0.1.0), built to what real
+// peers send (docs/design/hivejson-wire.md, which wins where the two differ).
 // Its codecs are pure: bytes and values in, values and bytes out, no
 // sockets, no clock, so that each can be fuzzed and round-tripped. The two
 // session loops that use them work on a connection they are given and

@@ -13,7 +13,7 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 )
 
-// The fixtures in testdata were written by hand from design/hivejson-wire.md
+// The fixtures in testdata were written by hand from docs/design/hivejson-wire.md
 // and the spec's examples: the positions were laid out on the wire's
 // row,col grid, their histories played by the rules by hand, and their
 // possible_turns worked out by hand (the Choose Turn fixtures list them as

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // The spec frames every message as a length, '#' and the JSON text:
@@ -19,7 +21,7 @@ import (
 //	delimiter, "#"" ... "15#{"type":"ping"}"
 //
 // There is no terminator, and TCP may deliver frames back to back in one
-// read or split anywhere (design/hivejson-wire.md). The length counts
+// read or split anywhere (docs/design/hivejson-wire.md). The length counts
 // UTF-16 code units, JavaScript's String.length, while newer versions of
 // the reference framing library count UTF-8 bytes: hivebridge writes
 // ASCII-only JSON, every rune above 0x7F escaped as \uXXXX (a surrogate
@@ -69,29 +71,23 @@ func (l FrameLength) units() string {
 // other is the count l is not.
 func (l FrameLength) other() FrameLength { return 1 - l }
 
-// Error is a sentinel error of this package. It is a string constant, so
-// that the package holds no mutable state, and errors.Is compares it.
-type Error string
-
-func (e Error) Error() string { return string(e) }
-
 // The framing errors. A malformed frame comes back from Decoder.Next as a
 // *FrameError that wraps one of these; ErrNeedMore is not an error of the
 // stream but the Decoder's word for "feed me more bytes".
 const (
-	ErrNeedMore       Error = "hivejson: incomplete frame, more input needed"
-	ErrMissingHash    Error = "hivejson: frame header has no '#' after the length"
-	ErrBadLength      Error = "hivejson: frame length is not a decimal number"
-	ErrNegativeLength Error = "hivejson: frame length is negative"
-	ErrLengthOverflow Error = "hivejson: frame length overflows"
-	ErrFrameTooLong   Error = "hivejson: frame length is over the limit"
-	ErrSplitCharacter Error = "hivejson: frame length ends inside a character"
-	ErrTruncated      Error = "hivejson: input ended inside a frame"
-	ErrInvalidJSON    Error = "hivejson: frame body is not valid JSON"
+	ErrNeedMore       engine.Error = "hivejson: incomplete frame, more input needed"
+	ErrMissingHash    engine.Error = "hivejson: frame header has no '#' after the length"
+	ErrBadLength      engine.Error = "hivejson: frame length is not a decimal number"
+	ErrNegativeLength engine.Error = "hivejson: frame length is negative"
+	ErrLengthOverflow engine.Error = "hivejson: frame length overflows"
+	ErrFrameTooLong   engine.Error = "hivejson: frame length is over the limit"
+	ErrSplitCharacter engine.Error = "hivejson: frame length ends inside a character"
+	ErrTruncated      engine.Error = "hivejson: input ended inside a frame"
+	ErrInvalidJSON    engine.Error = "hivejson: frame body is not valid JSON"
 	// ErrFrameLength: the body is not valid JSON at its length as
 	// counted, but is at the same length in the other count: the peer
 	// counts in the other unit, and the frame-length option says which.
-	ErrFrameLength Error = "hivejson: the peer counts frame lengths in the other unit"
+	ErrFrameLength engine.Error = "hivejson: the peer counts frame lengths in the other unit"
 )
 
 // DefaultMaxLen is the largest frame length (in UTF-16 code units, or
@@ -486,7 +482,7 @@ func jsonSyntaxError(b []byte) string {
 // parseLength reads a frame header, the text before '#': decimal digits
 // only (leading zeros allowed), at most maxLen.
 func parseLength(h []byte, maxLen int, length FrameLength) (int, *FrameError) {
-	fail := func(err Error, detail string) (int, *FrameError) {
+	fail := func(err engine.Error, detail string) (int, *FrameError) {
 		return 0, &FrameError{Err: err, Header: string(h), Length: -1, Detail: detail}
 	}
 	if len(h) == 0 {

@@ -6,10 +6,11 @@ import (
 	"fmt"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
-// The messages of the Hive API 0.1.0 (specs/hive-ai-tcp.txt), with the
-// facts of design/hivejson-wire.md where the two differ. Field names are
+// The messages of the Hive API 0.1.0 (docs/specs/hive-ai-tcp.txt), with the
+// facts of docs/design/hivejson-wire.md where the two differ. Field names are
 // exactly the wire's. A controller (the game core) sends requests, an AI
 // module answers each with one response; a peer that cannot read a frame
 // answers with an error frame.
@@ -258,10 +259,10 @@ func (*ErrorFrame) isMessage()         {}
 
 // Errors of ParseMessage, wrapped with the details.
 const (
-	ErrNotObject      Error = "hivejson: message is not a JSON object"
-	ErrUnknownRequest Error = "hivejson: unknown request type"
-	ErrUnknownMessage Error = "hivejson: message has no request_type, response_type or error"
-	ErrBadMessage     Error = "hivejson: malformed message"
+	ErrNotObject      engine.Error = "hivejson: message is not a JSON object"
+	ErrUnknownRequest engine.Error = "hivejson: unknown request type"
+	ErrUnknownMessage engine.Error = "hivejson: message has no request_type, response_type or error"
+	ErrBadMessage     engine.Error = "hivejson: malformed message"
 )
 
 // ParseMessage decodes the JSON text of one frame into the message it is:

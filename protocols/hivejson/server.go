@@ -117,7 +117,7 @@ const readAhead = 64 << 10
 
 // ErrIdle is why ServeConn closes a connection that sent nothing for the
 // idle timeout.
-const ErrIdle Error = "hivejson: connection idle for too long"
+const ErrIdle engine.Error = "hivejson: connection idle for too long"
 
 // Server answers controllers: Greetings with its identity, Choose Turn
 // with a turn that the request offered, chosen by its Searcher.

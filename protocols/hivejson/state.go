@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // GameState is a Choose Turn request's game_state, "intended for direct
@@ -157,13 +158,13 @@ type PlacementTurns struct {
 const (
 	// ErrBadBoard: a game_state without turn_history whose board is no
 	// position of a game (see GameOf).
-	ErrBadBoard Error = "hivejson: game_state's board is no position a game can reach"
+	ErrBadBoard engine.Error = "hivejson: game_state's board is no position a game can reach"
 	// ErrInconsistent: the game_state contradicts itself: its board, hands,
 	// turn or result are not what its turn history (or, without one, its
 	// board) makes them.
-	ErrInconsistent Error = "hivejson: game_state contradicts itself"
+	ErrInconsistent engine.Error = "hivejson: game_state contradicts itself"
 	// ErrBadTurn: a turn that is malformed or illegal in its position.
-	ErrBadTurn Error = "hivejson: bad turn"
+	ErrBadTurn engine.Error = "hivejson: bad turn"
 )
 
 // StateOf returns the game_state of g: its board, hands, turn, result,
@@ -435,7 +436,7 @@ func TurnOf(m core.Move, g *core.Game) (Turn, error) {
 		return Turn{}, err
 	}
 	if !tr.g.Legal(m) {
-		return Turn{}, fmt.Errorf("%w: %v", ErrBadTurn, tr.g.CheckMove(m))
+		return Turn{}, fmt.Errorf("%w: %v", ErrBadTurn, tr.g.RuleBroken(m))
 	}
 	return tr.turnOf(m)
 }
@@ -443,7 +444,7 @@ func TurnOf(m core.Move, g *core.Game) (Turn, error) {
 // MoveOf returns the core move that turn t makes in g, if it is legal.
 //
 // Moves are compared "by what they do (piece and destination), never by
-// their spelling" (design/architecture.md): a Movement or a Special Ability
+// their spelling" (docs/design/architecture.md): a Movement or a Special Ability
 // is the move of the top piece of its source to its destination, legal if
 // the core finds it legal by either route, so that a peer that calls a
 // throw a Movement, or the reverse, is not turned away. A Special Ability
@@ -600,7 +601,7 @@ func (tr *tracker) moveOf(t Turn) (core.Move, error) {
 	if err != nil {
 		return core.NoMove, err
 	}
-	if err := tr.g.CheckMove(m); err != nil {
+	if err := tr.g.RuleBroken(m); err != nil {
 		return core.NoMove, fmt.Errorf("%w %s: %w", ErrBadTurn, turnString(t), err)
 	}
 	return m, nil

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // Set-up positions: the board= form of pos, whose format the package
@@ -17,7 +16,7 @@ import (
 // the piece moved last.
 type Board struct {
 	Stacks    []core.Stack
-	Turn      uhp.Turn
+	Turn      core.Turn
 	LastMoved core.Piece // core.NoPiece: none given
 }
 
@@ -53,7 +52,7 @@ func ParseBoard(s string) ([]core.Stack, error) {
 		}
 		st := core.Stack{Q: q, R: r}
 		for _, name := range strings.Split(pieces, "/") {
-			p, err := uhp.ParsePiece(strings.TrimSpace(name))
+			p, err := core.ParsePiece(strings.TrimSpace(name))
 			if err != nil {
 				return nil, fmt.Errorf("stack %d of the board, '%s': %w", i+1, part, err)
 			}
@@ -127,11 +126,11 @@ func parseBoardArgs(l Line) (*Board, error) {
 	if b.Stacks, err = ParseBoard(board); err != nil {
 		return nil, fmt.Errorf("pos: board=: %w", err)
 	}
-	if b.Turn, err = uhp.ParseTurn(turn); err != nil {
+	if b.Turn, err = core.ParseTurn(turn); err != nil {
 		return nil, fmt.Errorf("pos: turn=: %w", err)
 	}
 	if hasLast {
-		if b.LastMoved, err = uhp.ParsePiece(strings.TrimSpace(last)); err != nil {
+		if b.LastMoved, err = core.ParsePiece(strings.TrimSpace(last)); err != nil {
 			return nil, fmt.Errorf("pos: last=: %w", err)
 		}
 	}
@@ -155,7 +154,7 @@ func (b *Board) position(t core.GameType) core.Position {
 // boardOf returns the board= form of the position g started from.
 func boardOf(g *core.Game) *Board {
 	start := g.StartPosition()
-	return &Board{Stacks: start.Stacks, Turn: uhp.Turn{Color: start.ToMove, Number: start.Turn}, LastMoved: start.LastMoved}
+	return &Board{Stacks: start.Stacks, Turn: core.Turn{Color: start.ToMove, Number: start.Turn}, LastMoved: start.LastMoved}
 }
 
 // startOf returns a copy of g taken back to its start position.

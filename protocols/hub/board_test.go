@@ -12,7 +12,6 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hub"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // pieces reads UHP piece names.
@@ -20,7 +19,7 @@ func pieces(t testing.TB, names ...string) []core.Piece {
 	t.Helper()
 	out := make([]core.Piece, len(names))
 	for i, n := range names {
-		p, err := uhp.ParsePiece(n)
+		p, err := core.ParsePiece(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +88,7 @@ func TestParseBoardErrors(t *testing.T) {
 func TestParsePosBoard(t *testing.T) {
 	const board = "-1,0:wQ;0,0:wS1/bB1;1,0:bS1;2,0:bQ"
 	stacks, _ := hub.ParseBoard(board)
-	want := hub.Pos{Variant: core.Base, Board: &hub.Board{Stacks: stacks, Turn: uhp.Turn{Color: core.White, Number: 4}, LastMoved: pieces(t, "bB1")[0]}}
+	want := hub.Pos{Variant: core.Base, Board: &hub.Board{Stacks: stacks, Turn: core.Turn{Color: core.White, Number: 4}, LastMoved: pieces(t, "bB1")[0]}}
 	for in, out := range map[string]string{
 		"pos variant=Base board=" + board + " turn=White[4] last=bB1":     "",
 		`pos last=bB1 turn="White[4]" variant=Base board="` + board + `"`: "pos variant=Base board=" + board + " turn=White[4] last=bB1",
@@ -111,8 +110,8 @@ func TestParsePosBoard(t *testing.T) {
 	if err != nil || !p.DefaultVariant || p.Board.LastMoved != core.NoPiece || len(p.Moves) != 2 {
 		t.Errorf("ParsePos with a board and moves = %#v, %v", p, err)
 	}
-	if _, err := p.GameString(); !errors.Is(err, uhp.ErrSetUp) {
-		t.Errorf("GameString of a board position = %v, want uhp.ErrSetUp", err)
+	if _, err := p.GameString(); !errors.Is(err, hub.ErrSetUp) {
+		t.Errorf("GameString of a board position = %v, want ErrSetUp", err)
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // Client is the GUI side of Hub: it sends commands to an engine and reads
@@ -15,18 +13,15 @@ import (
 // silent engine can never hang the caller, and an answer abandoned at a
 // deadline stays to be read by the next wait.
 type Client struct {
-	*uhp.LineReader
+	*LineReader
 	w io.Writer
 }
 
 // NewClient returns a client that writes commands to w and reads answers
 // from r, with a goroutine that reads r until it ends.
 func NewClient(r io.Reader, w io.Writer) *Client {
-	return &Client{LineReader: uhp.NewLineReader(r, defaultMaxLine), w: w}
+	return &Client{LineReader: newLineReader(r, defaultMaxLine), w: w}
 }
-
-// ErrEngineGone is returned once the engine's output has ended.
-const ErrEngineGone = uhp.ErrEngineGone
 
 // Send writes one command.
 func (c *Client) Send(m Message) error {

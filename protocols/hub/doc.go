@@ -1,6 +1,16 @@
-// Package hub holds the codecs of the Hub protocol (specs/hub-v2.txt,
+// What Hub takes from UHP (package uhp), and all it may take
+// (docs/architecture.md; TestHubTakesOnlyMoveStrings in layout_test.go
+// checks the sources, tests apart): the MoveString codec, uhp.ParseMove and
+// uhp.FormatMove. The rest of the dialect's notation is read without UHP:
+// piece, game type and turn names are core's (core.ParsePiece,
+// core.ParseGameType and core.GameType.Name, core.ParseTurn and core.Turn),
+// the GameStateString and the GameString of game= are gamestring.go's, and
+// the line reading of a peer is lines.go's own copy of UHP's. The tests may
+// use more of uhp, to check that the two protocols agree.
+
+// Package hub holds the codecs of the Hub protocol (docs/specs/hub-v2.txt,
 // written for draughts by Fabien Letouzey for Scan and the Hub GUI) in the
-// Hive dialect of design/hub-hive.md: "The line syntax, the command set and
+// Hive dialect of docs/design/hub-hive.md: "The line syntax, the command set and
 // the order of a search are Hub's, unchanged. Only the contents of
 // positions, moves and scores are Hive's."
 //
@@ -11,7 +21,8 @@
 //   - line.go: the lexer and printer of a Hub line, "<command> <arg>=<val>
 //     <arg>=<val> ...", with quoted values and flags (Line, Arg, Parse,
 //     Line.String).
-//   - hive.go and message.go: what the lines of the Hive dialect mean.
+//   - message.go, hive.go, info.go and params.go: what the lines of the
+//     Hive dialect mean.
 //     Every command the GUI sends (hub, set-param, init, pos, level, go,
 //     ponder-hit, stop, new-game, ping, quit) and every answer of the engine
 //     (id, param, wait, ready, info, done, pong, error) is a typed Message
@@ -20,8 +31,11 @@
 //     session, on either side, is one switch over the message types. Moves
 //     are UHP MoveStrings (package uhp), a position is a game type plus the
 //     moves from the start, a score a real number with forced results at
-//     ±(1000-N).
-//   - board.go: hivebridge's board= form of pos (see Set-up positions).
+//     ±(1000-N). info.go holds the info line and params.go the param line,
+//     each with its conversion to and from the engine contract.
+//   - board.go: hivebridge's board= form of pos (see Set-up positions);
+//     gamestring.go: its game= form, a UHP GameString.
+//   - numbers.go: the numbers of the lines, whole, real and in seconds.
 //
 // On these codecs stand the two sides of a conversation, and what they
 // share:
@@ -33,12 +47,14 @@
 //   - client.go: the GUI side, Client, which sends commands to an engine
 //     and awaits its answers, every wait bounded by a context; the
 //     supervision of an engine process is translate's (HubProcess).
+//   - lines.go: the reading of a peer's lines, the engine's output for the
+//     Client (LineReader) and the GUI's commands for the Session.
 //   - clock.go: the time a level allows one search (Level.Limit,
 //     Allocate), the one rule of time allocation that the match referee
 //     shares.
-//   - params.go: engine parameters to and from UHP options (SettingOf,
-//     OptionOf), so that a backend's options are a Hub GUI's parameters
-//     and a Hub engine's parameters are --engine-option's.
+//   - params.go: beside the param line, engine parameters to and from UHP
+//     options (SettingOf, OptionOf), so that a backend's options are a Hub
+//     GUI's parameters and a Hub engine's parameters are --engine-option's.
 //
 // # Set-up positions
 //
@@ -73,7 +89,7 @@
 // message="board=: <why>" and the previous position is kept. PosOf writes a
 // game that was set up from a board in this form, with the moves played
 // since, so a GUI gets back what it sent (GamePosOf too: a GameString
-// cannot hold a board, see uhp.ErrSetUp).
+// cannot hold a board, see ErrSetUp).
 //
 // The package keeps no state of its own: everything is a value, or belongs
 // to the Session or Client that holds it.

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
@@ -18,7 +16,7 @@ import (
 
 // Moves.
 //
-// hub-hive.md: "A move is a UHP MoveString (specs/uhp.txt), quoted when it
+// hub-hive.md: "A move is a UHP MoveString (docs/specs/uhp.txt), quoted when it
 // contains a space: move="bG1 -wS1", move=wS1, move=pass." A MoveString is
 // relative to the pieces on the board ("bG1 -wS1" is left of wS1), so the
 // text of a move means nothing without its position: messages carry moves
@@ -26,7 +24,8 @@ import (
 
 // normalizeMove checks the text of one MoveString as far as that can be
 // done without a position (it is not empty and is not a list) and returns
-// it with its blanks collapsed to one space, as uhp.ParseGameString does.
+// it with its blanks collapsed to one space, as UHP reads the moves of a
+// GameString (and parseGameString, with this, those of game=).
 func normalizeMove(s string) (string, error) {
 	m := strings.Join(strings.Fields(s), " ")
 	if m == "" {
@@ -77,7 +76,7 @@ func ReadMove(s string, g *core.Game) (core.Move, error) {
 	if err != nil {
 		return core.NoMove, err
 	}
-	if err := g.CheckMove(m); err != nil {
+	if err := g.RuleBroken(m); err != nil {
 		return core.NoMove, err
 	}
 	return m, nil
@@ -181,8 +180,8 @@ type Pos struct {
 	Board          *Board   // board=, turn= and last=: the position the moves start from
 	Moves          []string // UHP MoveStrings from the start of the game (the board, if any), nil for none
 	AsGame         bool     // written as game=<GameString>
-	State          uhp.GameState
-	Turn           uhp.Turn
+	State          GameState
+	Turn           core.Turn
 }
 
 // PosOf returns the position of g in the form variant=... moves=..., each
@@ -190,41 +189,41 @@ type Pos struct {
 // a game set up from a position. The variant is always written: the peer's
 // default may not be g's.
 func PosOf(g *core.Game) Pos {
+	p := Pos{Variant: g.Type(), Moves: WriteMoves(startOf(g), g.History())}
 	if g.SetUp() {
-		return Pos{Variant: g.Type(), Board: boardOf(g), Moves: WriteMoves(startOf(g), g.History())}
+		p.Board = boardOf(g)
 	}
-	gs, _ := uhp.Describe(g) // a game from the empty board always has one
-	return Pos{Variant: gs.Type, Moves: gs.Moves}
+	return p
 }
 
 // GamePosOf returns the position of g in the form game=<GameString>, or,
 // for a game set up from a position, which has no GameString (see
-// uhp.ErrSetUp), in the board= form of PosOf.
+// ErrSetUp), in the board= form of PosOf.
 func GamePosOf(g *core.Game) Pos {
-	gs, err := uhp.Describe(g)
-	if err != nil {
-		return PosOf(g)
+	p := PosOf(g)
+	if !g.SetUp() {
+		p.AsGame, p.State, p.Turn = true, stateOf(g), core.Turn{Color: g.ToMove(), Number: g.TurnNumber()}
 	}
-	return Pos{Variant: gs.Type, Moves: gs.Moves, AsGame: true, State: gs.State, Turn: gs.Turn}
+	return p
 }
 
 // GameString returns the position as a UHP GameString. For a position in
 // the variant=/moves= form, the state and turn are those of a game in
 // progress after the moves, which Load is the one to check. A position
-// with a board has none: uhp.ErrSetUp.
-func (p Pos) GameString() (uhp.GameString, error) {
+// with a board has none: ErrSetUp.
+func (p Pos) GameString() (string, error) {
 	if p.Board != nil {
-		return uhp.GameString{}, uhp.ErrSetUp
+		return "", ErrSetUp
 	}
-	gs := uhp.GameString{Type: p.Variant, State: p.State, Turn: p.Turn, Moves: p.Moves}
+	state, turn := p.State, p.Turn
 	if !p.AsGame {
-		gs.State = uhp.InProgress
+		state = InProgress
 		if len(p.Moves) == 0 {
-			gs.State = uhp.NotStarted
+			state = NotStarted
 		}
-		gs.Turn = uhp.Turn{Color: core.Color(len(p.Moves) & 1), Number: len(p.Moves)/2 + 1}
+		turn = core.Turn{Color: core.Color(len(p.Moves) & 1), Number: len(p.Moves)/2 + 1}
 	}
-	return gs, nil
+	return formatGameString(p.Variant, state, turn, p.Moves), nil
 }
 
 // Line writes the command: pos game="<GameString>" when AsGame, and
@@ -233,11 +232,11 @@ func (p Pos) GameString() (uhp.GameString, error) {
 // none.
 func (p Pos) Line() Line {
 	if gs, err := p.GameString(); err == nil && p.AsGame {
-		return New(CmdPos, Pair("game", gs.String()))
+		return NewLine(CmdPos, Pair("game", gs))
 	}
 	var args []Arg
 	if !p.DefaultVariant {
-		args = append(args, Pair("variant", uhp.FormatGameType(p.Variant)))
+		args = append(args, Pair("variant", p.Variant.Name()))
 	}
 	if p.Board != nil {
 		args = append(args, p.Board.args()...)
@@ -245,7 +244,7 @@ func (p Pos) Line() Line {
 	if len(p.Moves) > 0 {
 		args = append(args, Pair("moves", FormatMoveList(p.Moves)))
 	}
-	return New(CmdPos, args...)
+	return NewLine(CmdPos, args...)
 }
 
 // ParsePos reads the command pos. It checks the syntax of the game type,
@@ -281,15 +280,15 @@ func ParsePos(l Line) (Pos, error) {
 		if hasVariant || hasMoves || board != nil {
 			return Pos{}, errors.New("pos: give either game=<GameString> or variant= and moves= (and board=), not both")
 		}
-		gs, err := uhp.ParseGameString(game)
+		p, err := parseGameString(game)
 		if err != nil {
 			return Pos{}, fmt.Errorf("pos: game=: %w", err)
 		}
-		return Pos{Variant: gs.Type, Moves: gs.Moves, AsGame: true, State: gs.State, Turn: gs.Turn}, nil
+		return p, nil
 	}
 	p := Pos{Board: board}
 	if hasVariant {
-		if p.Variant, err = uhp.ParseGameType(variant); err != nil {
+		if p.Variant, err = core.ParseGameType(variant); err != nil {
 			return Pos{}, fmt.Errorf("pos: variant=: %w", err)
 		}
 	} else {
@@ -376,60 +375,6 @@ func ParseScore(s string) (Score, error) {
 	return Score(f), err
 }
 
-// formatReal writes f as a plain decimal number that reads back as f.
-func formatReal(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// parseReal reads a real number written in decimal, with an optional sign,
-// fraction and exponent (-0.01, 291.587, 1e3). Hexadecimal, digit
-// separators, infinities and NaN, which strconv also reads, are no numbers
-// a Hub peer writes.
-func parseReal(s string) (float64, error) {
-	if !isDecimal(s) {
-		return 0, fmt.Errorf("'%s' is not a number", s)
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("'%s' is out of range", s)
-	}
-	return f, nil
-}
-
-// isDecimal reports whether s is [+-]digits[.digits][(e|E)[+-]digits],
-// with digits on at least one side of the point.
-func isDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := 0
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i, digits = i+1, digits+1
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i, digits = i+1, digits+1
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 // ScoreOf writes a score of the engine contract in the dialect's terms:
 // an evaluation in pieces, a forced result as WinIn or LossIn.
 func ScoreOf(s engine.Score) Score { return Score(s.Pieces()) }
@@ -444,88 +389,4 @@ func (s Score) Engine() engine.Score {
 		return engine.LossIn(plies)
 	}
 	return engine.EvalScore(int(math.Round(float64(s) * 100)))
-}
-
-// InfoOf writes a report of a search of g as an info line, with every
-// field the report has: depth, score, nodes, time, nps (in millions of
-// nodes a second, as Scan gives it; from nodes and time when the report
-// has no speed) and the principal variation, spelled from g (the move
-// alone when the report has no line).
-func InfoOf(p engine.Progress, g *core.Game) Info {
-	i := Info{Has: InfoTime | InfoPV, Time: p.Elapsed.Round(time.Millisecond)}
-	if p.Depth > 0 {
-		i.Has |= InfoDepth
-		i.Depth = p.Depth
-	}
-	if p.SelDepth > 0 {
-		i.Extra = append(i.Extra, Pair("sel-depth", strconv.Itoa(p.SelDepth)))
-	}
-	if p.Score.Kind != engine.NoScore {
-		i.Has |= InfoScore
-		i.Score = ScoreOf(p.Score)
-	}
-	if p.Nodes > 0 {
-		i.Has |= InfoNodes
-		i.Nodes = p.Nodes
-	}
-	nps := float64(p.NPS)
-	if nps == 0 && p.Nodes > 0 && p.Elapsed > 0 {
-		nps = float64(p.Nodes) / p.Elapsed.Seconds()
-	}
-	if nps > 0 {
-		i.Has |= InfoNPS
-		i.NPS = math.Round(nps/1e3) / 1e3
-	}
-	pv := p.PV
-	if len(pv) == 0 || pv[0] != p.Move {
-		pv = []core.Move{p.Move}
-	}
-	c := g.Clone()
-	for _, m := range pv {
-		if !c.Legal(m) {
-			break
-		}
-		i.PV = append(i.PV, WriteMove(m, c))
-		c.Play(m)
-	}
-	return i
-}
-
-// Progress reads an info line of a search of g as a report of the engine
-// contract. Its first PV move is the best move so far; an info line
-// without a PV reports no move, which ok false says. Moves of the PV that
-// do not read as legal moves cut it there.
-func (i Info) Progress(g *core.Game) (p engine.Progress, ok bool) {
-	if i.Has&InfoPV == 0 || len(i.PV) == 0 {
-		return engine.Progress{}, false
-	}
-	c := g.Clone()
-	for _, text := range i.PV {
-		m, err := ReadMove(text, c)
-		if err != nil || !c.Legal(m) {
-			break
-		}
-		p.PV = append(p.PV, m)
-		c.Play(m)
-	}
-	if len(p.PV) == 0 {
-		return engine.Progress{}, false
-	}
-	p.Move = p.PV[0]
-	if i.Has&InfoDepth != 0 {
-		p.Depth = i.Depth
-	}
-	if i.Has&InfoScore != 0 {
-		p.Score = i.Score.Engine()
-	}
-	if i.Has&InfoNodes != 0 {
-		p.Nodes = i.Nodes
-	}
-	if i.Has&InfoTime != 0 {
-		p.Elapsed = i.Time
-	}
-	if i.Has&InfoNPS != 0 {
-		p.NPS = uint64(i.NPS * 1e6)
-	}
-	return p, true
 }

@@ -91,7 +91,7 @@ func TestPosRandomGames(t *testing.T) {
 		}
 		loaded, err := back.Load(g.Type())
 		if err != nil || !sameGame(loaded, g) {
-			t.Fatalf("%s with default variant %s: %v", text, uhp.FormatGameType(g.Type()), err)
+			t.Fatalf("%s with default variant %s: %v", text, g.Type().Name(), err)
 		}
 	}
 	if over == 0 {
@@ -119,8 +119,8 @@ func TestPosForms(t *testing.T) {
 		{`pos variant=base+plm moves=""`, hub.Pos{Variant: allExpansions}, "pos variant=Base+MLP"},
 		{`pos moves="wS1; bG1   -wS1 ;wA1 wS1/"`, hub.Pos{DefaultVariant: true, Moves: []string{"wS1", "bG1 -wS1", "wA1 wS1/"}}, `pos moves="wS1;bG1 -wS1;wA1 wS1/"`},
 		{"pos variant=Base+M moves=wS1", hub.Pos{Variant: core.WithMosquito, Moves: []string{"wS1"}}, ""},
-		{"pos game=Base;NotStarted;White[1]", hub.Pos{Variant: core.Base, AsGame: true, State: uhp.NotStarted, Turn: uhp.Turn{Color: core.White, Number: 1}}, ""},
-		{"pos game=Base;NotStarted;White[1] ignored=1 flag", hub.Pos{Variant: core.Base, AsGame: true, State: uhp.NotStarted, Turn: uhp.Turn{Color: core.White, Number: 1}}, "pos game=Base;NotStarted;White[1]"},
+		{"pos game=Base;NotStarted;White[1]", hub.Pos{Variant: core.Base, AsGame: true, State: hub.NotStarted, Turn: core.Turn{Color: core.White, Number: 1}}, ""},
+		{"pos game=Base;NotStarted;White[1] ignored=1 flag", hub.Pos{Variant: core.Base, AsGame: true, State: hub.NotStarted, Turn: core.Turn{Color: core.White, Number: 1}}, "pos game=Base;NotStarted;White[1]"},
 	} {
 		p, err := hub.ParsePos(mustParse(t, tc.in))
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // Line is one line of the protocol, in either direction. Hub v2: "All lines
@@ -30,8 +32,8 @@ type Arg struct {
 	Flag  bool
 }
 
-// New returns a line of the command with the arguments.
-func New(command string, args ...Arg) Line {
+// NewLine returns a line of the command with the arguments.
+func NewLine(command string, args ...Arg) Line {
 	if len(args) == 0 {
 		args = nil
 	}
@@ -122,14 +124,9 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (column %d)", e.Msg, e.Column) }
 
-// constError is an error that can be a constant.
-type constError string
-
-func (e constError) Error() string { return string(e) }
-
 // ErrEmptyLine is what Parse returns for a line with nothing but blanks.
 // It is not a syntax error: a session skips such lines without an answer.
-const ErrEmptyLine = constError("empty line")
+const ErrEmptyLine = engine.Error("empty line")
 
 func syntaxErr(i int, format string, args ...any) error {
 	return &SyntaxError{Column: i + 1, Msg: fmt.Sprintf(format, args...)}

@@ -26,48 +26,48 @@ func TestParseLine(t *testing.T) {
 		canon string // String() of the result; "" when it is in itself
 	}{
 		// "possibly with 0 arguments"
-		{"ping", hub.New("ping"), ""},
-		{"  ping  ", hub.New("ping"), "ping"},
-		{"ping\r\n", hub.New("ping"), "ping"},
-		{"ping\n", hub.New("ping"), "ping"},
-		{"\tready\t", hub.New("ready"), "ready"},
+		{"ping", hub.NewLine("ping"), ""},
+		{"  ping  ", hub.NewLine("ping"), "ping"},
+		{"ping\r\n", hub.NewLine("ping"), "ping"},
+		{"ping\n", hub.NewLine("ping"), "ping"},
+		{"\tready\t", hub.NewLine("ready"), "ready"},
 		// The spec's own lines.
 		{"id name=Scan version=3.1 author=\"Fabien Letouzey\" country=France",
-			hub.New("id", p("name", "Scan"), p("version", "3.1"), p("author", "Fabien Letouzey"), p("country", "France")), ""},
+			hub.NewLine("id", p("name", "Scan"), p("version", "3.1"), p("author", "Fabien Letouzey"), p("country", "France")), ""},
 		{`param name=variant value=normal type=enum values="normal killer bt frisian losing"`,
-			hub.New("param", p("name", "variant"), p("value", "normal"), p("type", "enum"), p("values", "normal killer bt frisian losing")), ""},
-		{"level moves=9 time=291.587", hub.New("level", p("moves", "9"), p("time", "291.587")), ""},
-		{`pos pos=BeeeWW moves="38-15 5-41 48-26"`, hub.New("pos", p("pos", "BeeeWW"), p("moves", "38-15 5-41 48-26")), ""},
-		{"go think", hub.New("go", f("think")), ""},
-		{"level infinite", hub.New("level", f("infinite")), ""},
-		{`error message="..."`, hub.New("error", p("message", "...")), "error message=..."},
+			hub.NewLine("param", p("name", "variant"), p("value", "normal"), p("type", "enum"), p("values", "normal killer bt frisian losing")), ""},
+		{"level moves=9 time=291.587", hub.NewLine("level", p("moves", "9"), p("time", "291.587")), ""},
+		{`pos pos=BeeeWW moves="38-15 5-41 48-26"`, hub.NewLine("pos", p("pos", "BeeeWW"), p("moves", "38-15 5-41 48-26")), ""},
+		{"go think", hub.NewLine("go", f("think")), ""},
+		{"level infinite", hub.NewLine("level", f("infinite")), ""},
+		{`error message="..."`, hub.NewLine("error", p("message", "...")), "error message=..."},
 		// "Some arguments act as a flag and don't have a value"
-		{"go think extra", hub.New("go", f("think"), f("extra")), ""},
-		{"x a b=1 c", hub.New("x", f("a"), p("b", "1"), f("c")), ""},
+		{"go think extra", hub.NewLine("go", f("think"), f("extra")), ""},
+		{"x a b=1 c", hub.NewLine("x", f("a"), p("b", "1"), f("c")), ""},
 		// Quoting is "required if they contain a special character (such
 		// as a space or '=') or are empty"; it is allowed everywhere.
-		{`x a=""`, hub.New("x", p("a", "")), ""},
-		{`x a="b=c"`, hub.New("x", p("a", "b=c")), ""},
-		{`x a="b c"`, hub.New("x", p("a", "b c")), ""},
-		{`x a="b"`, hub.New("x", p("a", "b")), "x a=b"},
-		{`x a="  b  "`, hub.New("x", p("a", "  b  ")), ""},
-		{"x a=\"b\tc\"", hub.New("x", p("a", "b\tc")), ""},
-		{"x a=\"\x01\"", hub.New("x", p("a", "\x01")), ""},
-		{`x a="'"`, hub.New("x", p("a", "'")), "x a='"},
+		{`x a=""`, hub.NewLine("x", p("a", "")), ""},
+		{`x a="b=c"`, hub.NewLine("x", p("a", "b=c")), ""},
+		{`x a="b c"`, hub.NewLine("x", p("a", "b c")), ""},
+		{`x a="b"`, hub.NewLine("x", p("a", "b")), "x a=b"},
+		{`x a="  b  "`, hub.NewLine("x", p("a", "  b  ")), ""},
+		{"x a=\"b\tc\"", hub.NewLine("x", p("a", "b\tc")), ""},
+		{"x a=\"\x01\"", hub.NewLine("x", p("a", "\x01")), ""},
+		{`x a="'"`, hub.NewLine("x", p("a", "'")), "x a='"},
 		// No escape inside quotes: a backslash is a character.
-		{`x a="b\" c`, hub.New("x", p("a", `b\`), f("c")), `x a=b\ c`},
-		{`x a=b\c`, hub.New("x", p("a", `b\c`)), ""},
+		{`x a="b\" c`, hub.NewLine("x", p("a", `b\`), f("c")), `x a=b\ c`},
+		{`x a=b\c`, hub.NewLine("x", p("a", `b\c`)), ""},
 		// Blanks around '=', as Scan reads them.
-		{"x a = b", hub.New("x", p("a", "b")), "x a=b"},
-		{"x a= \"b c\"", hub.New("x", p("a", "b c")), `x a="b c"`},
-		{"x a =b c", hub.New("x", p("a", "b"), f("c")), "x a=b c"},
+		{"x a = b", hub.NewLine("x", p("a", "b")), "x a=b"},
+		{"x a= \"b c\"", hub.NewLine("x", p("a", "b c")), `x a="b c"`},
+		{"x a =b c", hub.NewLine("x", p("a", "b"), f("c")), "x a=b c"},
 		// Words are anything but blanks, controls, '=' and '"'.
-		{"x a=wS1/ b=\\wS1 c=-wS1", hub.New("x", p("a", "wS1/"), p("b", `\wS1`), p("c", "-wS1")), ""},
-		{"x a=Base+MLP;InProgress;White[1]", hub.New("x", p("a", "Base+MLP;InProgress;White[1]")), ""},
-		{"x nom=é", hub.New("x", p("nom", "é")), ""},
-		{"x-y a-b=c-d", hub.New("x-y", p("a-b", "c-d")), ""},
+		{"x a=wS1/ b=\\wS1 c=-wS1", hub.NewLine("x", p("a", "wS1/"), p("b", `\wS1`), p("c", "-wS1")), ""},
+		{"x a=Base+MLP;InProgress;White[1]", hub.NewLine("x", p("a", "Base+MLP;InProgress;White[1]")), ""},
+		{"x nom=é", hub.NewLine("x", p("nom", "é")), ""},
+		{"x-y a-b=c-d", hub.NewLine("x-y", p("a-b", "c-d")), ""},
 		// Duplicates are kept; Get returns the first.
-		{"x a=1 a=2", hub.New("x", p("a", "1"), p("a", "2")), ""},
+		{"x a=1 a=2", hub.NewLine("x", p("a", "1"), p("a", "2")), ""},
 	} {
 		got, err := hub.Parse(tc.in)
 		if err != nil {
@@ -181,12 +181,12 @@ func TestLineStringUnprintable(t *testing.T) {
 		want string
 		why  string
 	}{
-		{hub.New("error", hub.Pair("message", `move 3 "bG1 -wS1": no`)), `error message="move 3 'bG1 -wS1': no"`, "quote"},
-		{hub.New("error", hub.Pair("message", "two\nlines\r\n")), `error message="two lines  "`, "line break"},
-		{hub.New("x\ny"), "x y", "not a word"},
-		{hub.New("x", hub.Pair("", "v")), "x =v", "not a word"},
-		{hub.New("x", hub.Arg{Name: "f", Value: "v", Flag: true}), "x f=v", "flag f has a value"},
-		{hub.New(""), "", "not a word"},
+		{hub.NewLine("error", hub.Pair("message", `move 3 "bG1 -wS1": no`)), `error message="move 3 'bG1 -wS1': no"`, "quote"},
+		{hub.NewLine("error", hub.Pair("message", "two\nlines\r\n")), `error message="two lines  "`, "line break"},
+		{hub.NewLine("x\ny"), "x y", "not a word"},
+		{hub.NewLine("x", hub.Pair("", "v")), "x =v", "not a word"},
+		{hub.NewLine("x", hub.Arg{Name: "f", Value: "v", Flag: true}), "x f=v", "flag f has a value"},
+		{hub.NewLine(""), "", "not a word"},
 	} {
 		if s := tc.l.String(); s != tc.want {
 			t.Errorf("%#v.String() = %q, want %q", tc.l, s, tc.want)

@@ -3,8 +3,6 @@ package hub
 import (
 	"errors"
 	"fmt"
-	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -231,34 +229,34 @@ type (
 )
 
 // Line writes the bare command.
-func (Hub) Line() Line { return New(CmdHub) }
+func (Hub) Line() Line { return NewLine(CmdHub) }
 
 // Line writes the bare command.
-func (Init) Line() Line { return New(CmdInit) }
+func (Init) Line() Line { return NewLine(CmdInit) }
 
 // Line writes the bare command.
-func (PonderHit) Line() Line { return New(CmdPonderHit) }
+func (PonderHit) Line() Line { return NewLine(CmdPonderHit) }
 
 // Line writes the bare command.
-func (Stop) Line() Line { return New(CmdStop) }
+func (Stop) Line() Line { return NewLine(CmdStop) }
 
 // Line writes the bare command.
-func (NewGame) Line() Line { return New(CmdNewGame) }
+func (NewGame) Line() Line { return NewLine(CmdNewGame) }
 
 // Line writes the bare command.
-func (Ping) Line() Line { return New(CmdPing) }
+func (Ping) Line() Line { return NewLine(CmdPing) }
 
 // Line writes the bare command.
-func (Quit) Line() Line { return New(CmdQuit) }
+func (Quit) Line() Line { return NewLine(CmdQuit) }
 
 // Line writes the bare command.
-func (Wait) Line() Line { return New(CmdWait) }
+func (Wait) Line() Line { return NewLine(CmdWait) }
 
 // Line writes the bare command.
-func (Ready) Line() Line { return New(CmdReady) }
+func (Ready) Line() Line { return NewLine(CmdReady) }
 
 // Line writes the bare command.
-func (Pong) Line() Line { return New(CmdPong) }
+func (Pong) Line() Line { return NewLine(CmdPong) }
 
 // SetParam is set-param name=... value=...: the GUI sets an engine
 // parameter, before init.
@@ -269,7 +267,7 @@ type SetParam struct {
 
 // Line writes the command.
 func (s SetParam) Line() Line {
-	return New(CmdSetParam, Pair("name", s.Name), Pair("value", s.Value))
+	return NewLine(CmdSetParam, Pair("name", s.Name), Pair("value", s.Value))
 }
 
 // ParseSetParam reads set-param; both name and value are required.
@@ -315,7 +313,7 @@ type Go struct {
 }
 
 // Line writes the command, the mode as a flag.
-func (g Go) Line() Line { return New(CmdGo, FlagArg(string(g.Mode))) }
+func (g Go) Line() Line { return NewLine(CmdGo, FlagArg(string(g.Mode))) }
 
 // ParseGo reads go: "A search is launched with go and one of 3 arguments:
 // think, ponder, or analyze." Exactly one is required; other arguments are
@@ -394,7 +392,7 @@ func (v Level) Line() Line {
 	if v.Infinite {
 		args = append(args, FlagArg("infinite"))
 	}
-	return New(CmdLevel, args...)
+	return NewLine(CmdLevel, args...)
 }
 
 // ParseLevel reads level. Every number must parse ("level time=abc" is an
@@ -463,125 +461,6 @@ func (v Level) Check() error {
 	return nil
 }
 
-// Info is an info line, search information the engine prints "with
-// progressive search information" before done. hub-hive.md:
-//
-//	info depth=D score=S nodes=N time=T nps=K pv="m1;m2;m3"
-//
-// "Other engines can use any subset, or even add their own fields": Has
-// says which fields the line has, and Extra keeps the others, in order.
-type Info struct {
-	Has       InfoField
-	Depth     int           // depth=: the depth of the iteration, in plies
-	MeanDepth float64       // mean-depth=: the average leaf depth
-	Score     Score         // score=: from the side to move's point of view
-	Nodes     uint64        // nodes=: "64-bit integer"
-	Time      time.Duration // time=: the time searched so far, written in seconds
-	NPS       float64       // nps=: the speed in millions of nodes per second, as Scan gives it
-	PV        []string      // pv=: the principal variation, UHP MoveStrings from the searched position
-	Extra     []Arg
-}
-
-// InfoField is a set of the fields of an Info line, one bit each.
-type InfoField uint8
-
-// The fields of Info, in the order Line writes them (Scan's).
-const (
-	InfoDepth InfoField = 1 << iota
-	InfoMeanDepth
-	InfoScore
-	InfoNodes
-	InfoTime
-	InfoNPS
-	InfoPV
-)
-
-// NewInfo returns the info line hivebridge prints after each iteration:
-// depth, score, nodes, time, nps (when elapsed is not 0) and pv, which
-// WriteMoves spells from the searched position.
-func NewInfo(depth int, score Score, nodes uint64, elapsed time.Duration, pv []string) Info {
-	i := Info{Has: InfoDepth | InfoScore | InfoNodes | InfoTime | InfoPV, Depth: depth, Score: score, Nodes: nodes, Time: elapsed, PV: pv}
-	if elapsed > 0 {
-		i.Has |= InfoNPS
-		i.NPS = math.Round(float64(nodes)/elapsed.Seconds()/1e3) / 1e3
-	}
-	return i
-}
-
-// Line writes the info line, its fields in Scan's order, then Extra.
-func (i Info) Line() Line {
-	var args []Arg
-	if i.Has&InfoDepth != 0 {
-		args = append(args, Pair("depth", strconv.Itoa(i.Depth)))
-	}
-	if i.Has&InfoMeanDepth != 0 {
-		args = append(args, Pair("mean-depth", formatReal(i.MeanDepth)))
-	}
-	if i.Has&InfoScore != 0 {
-		args = append(args, Pair("score", i.Score.String()))
-	}
-	if i.Has&InfoNodes != 0 {
-		args = append(args, Pair("nodes", strconv.FormatUint(i.Nodes, 10)))
-	}
-	if i.Has&InfoTime != 0 {
-		args = append(args, Pair("time", FormatSeconds(i.Time)))
-	}
-	if i.Has&InfoNPS != 0 {
-		args = append(args, Pair("nps", formatReal(i.NPS)))
-	}
-	if i.Has&InfoPV != 0 {
-		args = append(args, Pair("pv", FormatMoveList(i.PV)))
-	}
-	return New(CmdInfo, append(args, i.Extra...)...)
-}
-
-// ParseInfo reads an info line. Every field it knows must parse; the
-// others go to Extra.
-func ParseInfo(l Line) (Info, error) {
-	if err := expect(l, CmdInfo); err != nil {
-		return Info{}, err
-	}
-	var i Info
-	r := argReader{line: l}
-	if s, ok := r.get("depth"); ok {
-		i.Has |= InfoDepth
-		i.Depth, r.err = parseInt(CmdInfo, "depth", s, 0)
-	}
-	if s, ok := r.get("mean-depth"); ok {
-		i.Has |= InfoMeanDepth
-		i.MeanDepth, r.err = parseNumber(CmdInfo, "mean-depth", s)
-	}
-	if s, ok := r.get("score"); ok {
-		i.Has |= InfoScore
-		var f float64
-		f, r.err = parseNumber(CmdInfo, "score", s)
-		i.Score = Score(f)
-	}
-	if s, ok := r.get("nodes"); ok {
-		i.Has |= InfoNodes
-		i.Nodes, r.err = parseUint(CmdInfo, "nodes", s)
-	}
-	if s, ok := r.get("time"); ok {
-		i.Has |= InfoTime
-		i.Time, r.err = parseSeconds(CmdInfo, "time", s)
-	}
-	if s, ok := r.get("nps"); ok {
-		i.Has |= InfoNPS
-		i.NPS, r.err = parseNumber(CmdInfo, "nps", s)
-	}
-	if s, ok := r.get("pv"); ok {
-		i.Has |= InfoPV
-		if i.PV, r.err = ParseMoveList(s); r.err != nil {
-			r.err = fmt.Errorf("info: pv: %w", r.err)
-		}
-	}
-	if r.err != nil {
-		return Info{}, r.err
-	}
-	i.Extra = extra(l, "depth", "mean-depth", "score", "nodes", "time", "nps", "pv")
-	return i, nil
-}
-
 // Done is the engine's answer to a search, "the engine's move" and
 // "optionally, the expected answer from the opponent":
 //
@@ -608,7 +487,7 @@ func NewDone(g *core.Game, best, ponder core.Move) Done {
 
 // Line writes the answer.
 func (d Done) Line() Line {
-	l := New(CmdDone, Pair("move", d.Move))
+	l := NewLine(CmdDone, Pair("move", d.Move))
 	if d.Ponder != "" {
 		l.Args = append(l.Args, Pair("ponder", d.Ponder))
 	}
@@ -679,7 +558,7 @@ func (id ID) Line() Line {
 			args = append(args, Pair(f.name, f.value))
 		}
 	}
-	return New(CmdID, append(args, id.Extra...)...)
+	return NewLine(CmdID, append(args, id.Extra...)...)
 }
 
 // ParseID reads an id line; every field is optional.
@@ -702,238 +581,6 @@ func ParseID(l Line) (ID, error) {
 	return id, nil
 }
 
-// ParamType is the type of an engine parameter. Hub v2: "The allowed types
-// are: type=bool, type=int min=... max=..., type=real min=... max=...,
-// type=string, type=enum values="... ... ..."". A param line may have no
-// type (the GUI "handles all engine parameters as strings"); a type this
-// package does not know is kept, and its values are taken as strings.
-type ParamType string
-
-// The parameter types of Hub v2.
-const (
-	TypeBool   ParamType = "bool"
-	TypeInt    ParamType = "int"
-	TypeReal   ParamType = "real"
-	TypeString ParamType = "string"
-	TypeEnum   ParamType = "enum"
-)
-
-// The parameters hub-hive.md declares for hivebridge.
-const (
-	ParamVariant = "variant" // the game type of a pos without one
-	ParamThreads = "threads"
-	ParamHash    = "hash" // MiB
-	ParamPonder  = "ponder"
-)
-
-// Param is a param line, the declaration of one engine parameter: its
-// name, current value, type and the type's constraints. Min and Max are
-// kept as written ("" for no bound), since the GUI deals in strings; Check
-// reads them.
-type Param struct {
-	Name   string
-	Value  string
-	Type   ParamType
-	Min    string
-	Max    string
-	Values []string // the choices of an enum
-	Extra  []Arg
-}
-
-// BoolParam declares a bool parameter.
-func BoolParam(name string, value bool) Param {
-	return Param{Name: name, Value: strconv.FormatBool(value), Type: TypeBool}
-}
-
-// IntParam declares an int parameter with its bounds.
-func IntParam(name string, value, minimum, maximum int) Param {
-	return Param{Name: name, Value: strconv.Itoa(value), Type: TypeInt, Min: strconv.Itoa(minimum), Max: strconv.Itoa(maximum)}
-}
-
-// RealParam declares a real parameter with its bounds.
-func RealParam(name string, value, minimum, maximum float64) Param {
-	return Param{Name: name, Value: formatReal(value), Type: TypeReal, Min: formatReal(minimum), Max: formatReal(maximum)}
-}
-
-// StringParam declares a string parameter.
-func StringParam(name, value string) Param {
-	return Param{Name: name, Value: value, Type: TypeString}
-}
-
-// EnumParam declares an enum parameter and its choices, which are written
-// separated by spaces and so cannot hold one.
-func EnumParam(name, value string, values ...string) Param {
-	return Param{Name: name, Value: value, Type: TypeEnum, Values: values}
-}
-
-// VariantParam declares hub-hive.md's variant parameter, the game type of
-// positions that name none:
-//
-//	param name=variant value=Base type=enum values="Base Base+M Base+L Base+P Base+ML Base+MP Base+LP Base+MLP"
-func VariantParam(value core.GameType) Param {
-	return EnumParam(ParamVariant, uhp.FormatGameType(value), VariantValues()...)
-}
-
-// VariantValues returns the eight GameTypeStrings in hub-hive.md's order:
-// by number of expansions, then Mosquito, Ladybug, Pillbug.
-func VariantValues() []string {
-	var out []string
-	for n := 0; n <= 3; n++ {
-		for t := core.GameType(0); t < core.AllGameTypes; t++ {
-			if bits.OnesCount8(uint8(t)) == n {
-				out = append(out, uhp.FormatGameType(t))
-			}
-		}
-	}
-	return out
-}
-
-// Line writes the declaration: name, value, type, then the constraints.
-func (p Param) Line() Line {
-	args := []Arg{Pair("name", p.Name), Pair("value", p.Value)}
-	if p.Type != "" {
-		args = append(args, Pair("type", string(p.Type)))
-	}
-	if p.Min != "" {
-		args = append(args, Pair("min", p.Min))
-	}
-	if p.Max != "" {
-		args = append(args, Pair("max", p.Max))
-	}
-	if len(p.Values) > 0 {
-		args = append(args, Pair("values", strings.Join(p.Values, " ")))
-	}
-	return New(CmdParam, append(args, p.Extra...)...)
-}
-
-// ParseParam reads a param line. Name and value are required; the
-// constraints must suit the type (int bounds are whole numbers, real bounds
-// numbers, an enum has choices), and the value must satisfy them.
-func ParseParam(l Line) (Param, error) {
-	if err := expect(l, CmdParam); err != nil {
-		return Param{}, err
-	}
-	var p Param
-	var fields [6]string
-	var has [6]bool
-	for k, name := range [...]string{"name", "value", "type", "min", "max", "values"} {
-		var err error
-		if fields[k], has[k], err = single(l, name); err != nil {
-			return Param{}, err
-		}
-	}
-	p.Name, p.Value, p.Type, p.Min, p.Max = fields[0], fields[1], ParamType(fields[2]), fields[3], fields[4]
-	if v := strings.Fields(fields[5]); len(v) > 0 {
-		p.Values = v
-	}
-	if p.Name == "" {
-		return Param{}, errors.New("param: name= is missing")
-	}
-	if !has[1] {
-		return Param{}, fmt.Errorf("param %s: value= is missing", p.Name)
-	}
-	if err := p.checkBounds(); err != nil {
-		return Param{}, err
-	}
-	if err := p.Check(p.Value); err != nil {
-		return Param{}, err
-	}
-	p.Extra = extra(l, "name", "value", "type", "min", "max", "values")
-	return p, nil
-}
-
-// checkBounds checks the syntax of the type's constraints.
-func (p Param) checkBounds() error {
-	switch p.Type {
-	case TypeInt, TypeReal:
-		for _, b := range [...]struct{ name, text string }{{"min", p.Min}, {"max", p.Max}} {
-			if b.text == "" {
-				continue
-			}
-			if _, err := p.compare(b.text, b.text); err != nil {
-				return fmt.Errorf("param %s: %s: %w", p.Name, b.name, err)
-			}
-		}
-		if p.Min != "" && p.Max != "" {
-			if c, _ := p.compare(p.Min, p.Max); c > 0 {
-				return fmt.Errorf("param %s: min %s is above max %s", p.Name, p.Min, p.Max)
-			}
-		}
-	case TypeEnum:
-		if len(p.Values) == 0 {
-			return fmt.Errorf("param %s: type=enum needs values=\"...\", the choices", p.Name)
-		}
-	}
-	return nil
-}
-
-// compare reads a and b as values of an int or real parameter and
-// compares them: -1, 0 or +1. Whole numbers are compared as integers, so
-// that bounds beyond 2^53 stay exact. The error names the first that is no
-// number of the type.
-func (p Param) compare(a, b string) (int, error) {
-	if p.Type == TypeInt {
-		var n [2]int64
-		for k, s := range [...]string{a, b} {
-			var err error
-			if n[k], err = strconv.ParseInt(s, 10, 64); err != nil {
-				return 0, fmt.Errorf("'%s' is not a whole number", s)
-			}
-		}
-		return cmpOrder(n[0] < n[1], n[0] > n[1]), nil
-	}
-	x, err := parseReal(a)
-	if err != nil {
-		return 0, err
-	}
-	y, err := parseReal(b)
-	if err != nil {
-		return 0, err
-	}
-	return cmpOrder(x < y, x > y), nil
-}
-
-func cmpOrder(less, more bool) int {
-	switch {
-	case less:
-		return -1
-	case more:
-		return 1
-	}
-	return 0
-}
-
-// Check reports whether value suits the parameter: true or false for a
-// bool, a whole number for an int, a number for a real, within Min and Max
-// when they are given, one of Values for an enum; any text for other types.
-// An engine answers a set-param that fails with error message="...".
-func (p Param) Check(value string) error {
-	switch p.Type {
-	case TypeBool:
-		if value != "true" && value != "false" {
-			return fmt.Errorf("parameter %s: '%s' is not true or false", p.Name, value)
-		}
-	case TypeInt, TypeReal:
-		if _, err := p.compare(value, value); err != nil {
-			return fmt.Errorf("parameter %s: %w", p.Name, err)
-		}
-		if c, err := p.compare(value, p.Min); err == nil && c < 0 {
-			return fmt.Errorf("parameter %s: %s is below the minimum %s", p.Name, value, p.Min)
-		}
-		if c, err := p.compare(value, p.Max); err == nil && c > 0 {
-			return fmt.Errorf("parameter %s: %s is above the maximum %s", p.Name, value, p.Max)
-		}
-	case TypeEnum:
-		for _, c := range p.Values {
-			if value == c {
-				return nil
-			}
-		}
-		return fmt.Errorf("parameter %s: '%s' is not one of %s", p.Name, value, strings.Join(p.Values, ", "))
-	}
-	return nil
-}
-
 // Error is the answer error message="...", "for anything that cannot be
 // done, on its own line, never in place of a done that is owed"
 // (hub-hive.md).
@@ -947,7 +594,7 @@ func ErrorOf(err error) Error { return Error{Message: err.Error()} }
 // Line writes the answer. A message cannot carry a double quote, which Hub
 // has no escape for: Line.String writes any as an apostrophe, and line
 // breaks as spaces.
-func (e Error) Line() Line { return New(CmdError, Pair("message", e.Message)) }
+func (e Error) Line() Line { return NewLine(CmdError, Pair("message", e.Message)) }
 
 // ParseError reads error; the message is optional.
 func ParseError(l Line) (Error, error) {
@@ -956,86 +603,4 @@ func ParseError(l Line) (Error, error) {
 	}
 	m, _, err := single(l, "message")
 	return Error{Message: m}, err
-}
-
-// Numbers.
-
-// parseInt reads a whole number of at least minimum.
-func parseInt(cmd, name, s string, minimum int) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%s: %s is out of range: %s", cmd, name, s)
-		}
-		return 0, fmt.Errorf("%s: %s must be a whole number, not '%s'", cmd, name, s)
-	}
-	if n < minimum {
-		return 0, fmt.Errorf("%s: %s must be at least %d, not %s", cmd, name, minimum, s)
-	}
-	return n, nil
-}
-
-// parseUint reads a whole number from 0, up to 2^64-1.
-func parseUint(cmd, name, s string) (uint64, error) {
-	n, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 64)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%s: %s is out of range: %s", cmd, name, s)
-		}
-		return 0, fmt.Errorf("%s: %s must be a whole number from 0, not '%s'", cmd, name, s)
-	}
-	return n, nil
-}
-
-// parseCount reads a whole number from 1.
-func parseCount(cmd, name, s string) (uint64, error) {
-	n, err := parseUint(cmd, name, s)
-	if err == nil && n == 0 {
-		err = fmt.Errorf("%s: %s must be at least 1, not %s", cmd, name, s)
-	}
-	return n, err
-}
-
-// parseNumber reads a real number.
-func parseNumber(cmd, name, s string) (float64, error) {
-	f, err := parseReal(s)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %s must be a number, not '%s'", cmd, name, s)
-	}
-	return f, nil
-}
-
-// parseSeconds reads a time: "Time is measured in seconds (real number)."
-// It must not be negative, and is kept to the nanosecond.
-func parseSeconds(cmd, name, s string) (time.Duration, error) {
-	f, err := parseReal(s)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %s must be a number of seconds, not '%s'", cmd, name, s)
-	}
-	if f < 0 {
-		return 0, fmt.Errorf("%s: %s must not be negative, not %s", cmd, name, s)
-	}
-	ns := math.Round(f * 1e9)
-	if ns >= math.MaxInt64 {
-		return 0, fmt.Errorf("%s: %s is out of range: %s seconds", cmd, name, s)
-	}
-	return time.Duration(ns), nil
-}
-
-// FormatSeconds writes a duration as Hub writes times: seconds, as a
-// decimal number with as many digits after the point as it needs (none for
-// whole seconds, at most nine). The text is exact, so it reads back as the
-// same duration.
-func FormatSeconds(d time.Duration) string {
-	sign := ""
-	u := uint64(d)
-	if d < 0 {
-		sign, u = "-", uint64(-d)
-	}
-	sec, ns := u/1e9, u%1e9
-	if ns == 0 {
-		return sign + strconv.FormatUint(sec, 10)
-	}
-	frac := strings.TrimRight(fmt.Sprintf("%09d", ns), "0")
-	return sign + strconv.FormatUint(sec, 10) + "." + frac
 }

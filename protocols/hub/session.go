@@ -15,7 +15,6 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 // Config sets up an engine session. The searcher is engine.Searcher, the
@@ -82,7 +81,7 @@ type GameWatcher interface {
 }
 
 // errNotUTF8 answers a line that is not valid UTF-8.
-const errNotUTF8 constError = "the line is not valid UTF-8; ignored"
+const errNotUTF8 engine.Error = "the line is not valid UTF-8; ignored"
 
 // The default bounds of the session.
 const (
@@ -176,13 +175,13 @@ func NewSession(cfg Config) *Session {
 	s := &Session{cfg: cfg, variant: core.Base, level: Level{Infinite: true}}
 	var variants []string
 	for _, v := range VariantValues() {
-		if t, _ := uhp.ParseGameType(v); t&^cfg.Expansions == 0 {
+		if t, _ := core.ParseGameType(v); t&^cfg.Expansions == 0 {
 			variants = append(variants, v)
 		}
 	}
 	s.settings = []Setting{
-		{Param: EnumParam(ParamVariant, uhp.FormatGameType(core.Base), variants...), Apply: func(v string) error {
-			t, err := uhp.ParseGameType(v)
+		{Param: EnumParam(ParamVariant, core.Base.Name(), variants...), Apply: func(v string) error {
+			t, err := core.ParseGameType(v)
 			if err == nil {
 				s.variant = t
 			}
@@ -272,7 +271,7 @@ func (s *Session) read(r io.Reader, lines chan<- input) {
 		}
 	}
 	for {
-		line, tooLong, err := uhp.ReadLine(br, s.cfg.MaxLine)
+		line, tooLong, err := readLine(br, s.cfg.MaxLine)
 		if (line != "" || tooLong || err == nil) && !send(input{line: line, tooLong: tooLong}) {
 			return
 		}
@@ -469,7 +468,7 @@ func (s *Session) pos(p Pos) error {
 		return err
 	}
 	if g.Type()&^s.cfg.Expansions != 0 {
-		return fmt.Errorf("pos: this engine does not play %s games", uhp.FormatGameType(g.Type()))
+		return fmt.Errorf("pos: this engine does not play %s games", g.Type().Name())
 	}
 	s.game, s.level = g, Level{Infinite: true}
 	if s.cfg.Games != nil {
@@ -694,7 +693,7 @@ func (s *Session) finish(m core.Move, err error) {
 		s.fail(fmt.Errorf("search: %w", err))
 	}
 	if m != core.NoMove {
-		if lerr := sr.pos.CheckMove(m); lerr != nil {
+		if lerr := sr.pos.RuleBroken(m); lerr != nil {
 			s.fail(fmt.Errorf("search: the searcher answered an illegal move: %w", lerr))
 			m = core.NoMove
 		}

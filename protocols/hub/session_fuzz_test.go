@@ -20,7 +20,7 @@ import (
 type quick struct{}
 
 func (quick) BestMove(_ context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
-	time.Sleep(time.Millisecond)
+	time.Sleep(time.Millisecond) // an engine's answer takes a while: a stop or quit may come meanwhile
 	return legalMoves(g)[0], nil
 }
 

@@ -53,6 +53,29 @@ func (untilStopped) BestMove(ctx context.Context, g *core.Game, _ engine.Limit, 
 	return moves[1%len(moves)], nil
 }
 
+// begins is a searcher that closes began when its first search begins.
+type begins struct {
+	engine.Searcher
+	began chan struct{}
+	once  sync.Once
+}
+
+func (b *begins) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
+	b.once.Do(func() { close(b.began) })
+	return b.Searcher.BestMove(ctx, g, limit, report)
+}
+
+// waitFor polls cond until it holds, and fails the test once timeout has
+// passed without it.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(timeout); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", timeout, what)
+		}
+	}
+}
+
 // stubborn cannot be stopped: asked for a depth up to quick, it answers at
 // once with the legal move of that index; asked for anything else, it
 // waits for release (whatever its context says), then answers the last
@@ -118,7 +141,7 @@ func (illegal) BestMove(_ context.Context, g *core.Game, _ engine.Limit, report 
 type deaf struct{}
 
 func (deaf) BestMove(_ context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
-	time.Sleep(2 * time.Second)
+	time.Sleep(2 * time.Second) // the misbehaviour under test: deaf to its context
 	return legalMoves(g)[1], nil
 }
 
@@ -429,20 +452,14 @@ func TestSessionUninterruptibleStop(t *testing.T) {
 	s.send("pos variant=Base+MLP", "level move-time=60", "go think")
 	s.send("ping")
 	s.expect("pong")
-	started := time.Now().Add(2 * time.Second)
-	for len(rec.seen()) <= before && time.Now().Before(started) {
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, 2*time.Second, "the move-time search to begin", func() bool { return len(rec.seen()) > before })
 	s.send("stop")
 	s.expect(done(moveIn(t, allExpansions, nil, -1)))
 	if n := rec.busy(); n != 2 {
 		t.Errorf("stop answered with %d searches running, want both stubborn ones", n)
 	}
 	close(rec.release) // the late answers come, and are discarded
-	deadline := time.Now().Add(2 * time.Second)
-	for rec.busy() > 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, 2*time.Second, "the stubborn searches to answer", func() bool { return rec.busy() == 0 })
 	s.quiet(50 * time.Millisecond)
 	s.send("ping")
 	s.expect("pong")
@@ -639,9 +656,14 @@ func TestSessionCancelledAndBrokenOutput(t *testing.T) {
 	defer inW.Close()
 	var out syncbuf.Buffer
 	errc := make(chan error, 1)
-	go func() { errc <- hub.NewSession(testConfig(untilStopped{}, true)).Run(ctx, inR, &out) }()
+	searcher := &begins{Searcher: untilStopped{}, began: make(chan struct{})}
+	go func() { errc <- hub.NewSession(testConfig(searcher, true)).Run(ctx, inR, &out) }()
 	io.WriteString(inW, "pos variant=Base\nlevel infinite\ngo think\n")
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-searcher.began:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the search never began")
+	}
 	cancel()
 	select {
 	case err := <-errc:

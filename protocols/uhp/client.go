@@ -27,7 +27,7 @@ func NewClient(r io.Reader, w io.Writer) *Client {
 }
 
 // ErrEngineGone is returned once the engine's output has ended.
-const ErrEngineGone Error = "the engine's output ended"
+const ErrEngineGone engine.Error = "the engine's output ended"
 
 // EngineError is an err or invalidmove line of an engine's answer.
 type EngineError struct {

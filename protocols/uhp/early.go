@@ -114,7 +114,7 @@ func (l *Layout) Play(m core.Move) {
 
 // PlayChecked plays m if it is legal, and otherwise says why not.
 func (l *Layout) PlayChecked(m core.Move) error {
-	if err := l.game.CheckMove(m); err != nil {
+	if err := l.game.RuleBroken(m); err != nil {
 		return err
 	}
 	l.Play(m)

@@ -32,7 +32,7 @@ func (garbling) BestMove(context.Context, *core.Game, engine.Limit, func(engine.
 // as valid UTF-8.
 func TestEngineInvalidUTF8(t *testing.T) {
 	var commands []string
-	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: garbling{},
+	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: garbling{},
 		OnCommand: func(command string, _ time.Duration, err error) {
 			if err != nil {
 				commands = append(commands, command)
@@ -93,7 +93,7 @@ func startPipeSession(t *testing.T, ctx context.Context, cfg uhp.Config) *pipeSe
 	outR, outW := io.Pipe()
 	s := &pipeSession{in: inW, inR: inR, out: bufio.NewReader(outR), done: make(chan error, 1)}
 	go func() {
-		err := uhp.NewEngine(cfg).Run(ctx, inR, outW)
+		err := uhp.NewSession(cfg).Run(ctx, inR, outW)
 		outW.Close()
 		s.done <- err
 	}()
@@ -205,7 +205,7 @@ func TestEngineCancelOnEndContext(t *testing.T) {
 // are held up to the line limit, and answered in order once it ends.
 func TestEngineCancelOnEndBackPressure(t *testing.T) {
 	b := newBlocking()
-	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: b, CancelOnEnd: true, MaxLine: 64})
+	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: b, CancelOnEnd: true, MaxLine: 64})
 	inR, inW := io.Pipe()
 	defer inR.Close()
 	var out bytes.Buffer
@@ -242,7 +242,7 @@ func TestEngineCancelOnEndBackPressure(t *testing.T) {
 // TestEnginePerftCancel: perft is stopped by Interrupt within about a
 // second, however deep it was asked for.
 func TestEnginePerftCancel(t *testing.T) {
-	e := uhp.NewEngine(uhp.Config{ID: "test", Expansions: core.AllExpansions, Searcher: firstMove{}, PerftThreads: 1})
+	e := uhp.NewSession(uhp.Config{ID: "test", Expansions: core.AllExpansions, Searcher: firstMove{}, PerftThreads: 1})
 	ctx := context.Background()
 	var out bytes.Buffer
 	e.Handle(ctx, "newgame Base+MLP", &out)
@@ -267,7 +267,7 @@ func TestEnginePerftSlot(t *testing.T) {
 		refuse error
 	)
 	log := func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }
-	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: firstMove{}, PerftThreads: 2,
+	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: firstMove{}, PerftThreads: 2,
 		PerftSlot: func(ctx context.Context) (context.Context, func(), error) {
 			if ctx == nil || ctx.Err() != nil {
 				t.Error("the slot was asked for without a live context")
@@ -301,7 +301,7 @@ func TestEnginePerftSlot(t *testing.T) {
 // TestEnginePerftSlotDeadline: a perft longer than the deadline of its
 // slot's context is stopped and answered with an error that says why.
 func TestEnginePerftSlotDeadline(t *testing.T) {
-	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: firstMove{}, PerftThreads: 1,
+	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: firstMove{}, PerftThreads: 1,
 		PerftSlot: func(ctx context.Context) (context.Context, func(), error) {
 			ctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 			return ctx, cancel, nil
@@ -324,11 +324,16 @@ func TestEnginePerftSlotDeadline(t *testing.T) {
 // progress is answered, without cancelling it, and at once when none is.
 func TestEngineDrain(t *testing.T) {
 	drain := make(chan struct{})
-	s := startPipeSession(t, context.Background(), uhp.Config{ID: "test", Searcher: firstMoveAfter(300 * time.Millisecond), CancelOnEnd: true, Drain: drain})
+	slow := &firstMoveAfter{d: 300 * time.Millisecond, started: make(chan struct{})}
+	s := startPipeSession(t, context.Background(), uhp.Config{ID: "test", Searcher: slow, CancelOnEnd: true, Drain: drain})
 	s.answer(t)
 	io.WriteString(s.in, "newgame\nbestmove\n")
 	s.answer(t)
-	time.Sleep(50 * time.Millisecond) // the search is under way
+	select {
+	case <-slow.started:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the search never began")
+	}
 	close(drain)
 	if got := s.answer(t); got != "wS1\nok\n" {
 		t.Errorf("the search in progress at the drain answered %q", got)
@@ -344,13 +349,19 @@ func TestEngineDrain(t *testing.T) {
 	}
 }
 
-// firstMoveAfter answers with the first legal move after a while, unless
-// cancelled first, when it answers with an error.
-type firstMoveAfter time.Duration
+// firstMoveAfter answers with the first legal move d after its search
+// began (closing started, once), unless cancelled first, when it answers
+// with an error: the drain comes while it thinks.
+type firstMoveAfter struct {
+	d       time.Duration
+	started chan struct{}
+	once    sync.Once
+}
 
-func (d firstMoveAfter) BestMove(ctx context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
+func (f *firstMoveAfter) BestMove(ctx context.Context, g *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
+	f.once.Do(func() { close(f.started) })
 	select {
-	case <-time.After(time.Duration(d)):
+	case <-time.After(f.d):
 	case <-ctx.Done():
 		return core.NoMove, ctx.Err()
 	}

@@ -67,7 +67,7 @@ func FuzzParseMove(f *testing.F) {
 				t.Fatalf("%s: ParseMove(%q) = %v, no move of a piece", fuzzPositions[i], s, m)
 			}
 			_ = uhp.FormatMove(m, g) // must not panic, legal or not
-			if g.CheckMove(m) != nil {
+			if g.RuleBroken(m) != nil {
 				continue
 			}
 			text := uhp.FormatMove(m, g)

@@ -16,55 +16,14 @@ import (
 // FormatGameType writes a GameTypeString: "All GameTypeStrings start with
 // Base, and if there are any expansion pieces, a single + and any
 // combination of: M for Mosquito, L for Ladybug, P for Pillbug." The letters
-// are written in the order M, L, P, as the spec lists every type.
-func FormatGameType(t core.GameType) string {
-	if t == core.Base {
-		return "Base"
-	}
-	s := "Base+"
-	if t&core.WithMosquito != 0 {
-		s += "M"
-	}
-	if t&core.WithLadybug != 0 {
-		s += "L"
-	}
-	if t&core.WithPillbug != 0 {
-		s += "P"
-	}
-	return s
-}
+// are written in the order M, L, P, as the spec lists every type. The names
+// are core's (core.GameType.Name), which the Hub dialect writes too.
+func FormatGameType(t core.GameType) string { return t.Name() }
 
 // ParseGameType reads a GameTypeString. The expansion letters may come in
 // any order and either case ("Base+PLM" is Base+MLP), each at most once.
-func ParseGameType(s string) (core.GameType, error) {
-	s = strings.TrimSpace(s)
-	base, exp, plus := strings.Cut(s, "+")
-	if !engine.EqualFold(base, "Base") {
-		return 0, fmt.Errorf("unknown game type %q: a GameTypeString starts with Base", s)
-	}
-	if plus && exp == "" {
-		return 0, fmt.Errorf("game type %q has a + but no expansion letters (M, L or P)", s)
-	}
-	t := core.Base
-	for i := 0; i < len(exp); i++ {
-		var bit core.GameType
-		switch exp[i] {
-		case 'M', 'm':
-			bit = core.WithMosquito
-		case 'L', 'l':
-			bit = core.WithLadybug
-		case 'P', 'p':
-			bit = core.WithPillbug
-		default:
-			return 0, fmt.Errorf("game type %q: %q is not an expansion letter (M, L or P)", s, exp[i])
-		}
-		if t&bit != 0 {
-			return 0, fmt.Errorf("game type %q names expansion %c twice", s, exp[i])
-		}
-		t |= bit
-	}
-	return t, nil
-}
+// See core.ParseGameType, which the Hub dialect reads them with too.
+func ParseGameType(s string) (core.GameType, error) { return core.ParseGameType(s) }
 
 // GameState is a GameStateString: whether the game is in progress or not.
 type GameState uint8
@@ -136,40 +95,13 @@ func StateOf(g *core.Game) GameState {
 }
 
 // Turn is a TurnString: "which side's turn it is, as well as the turn
-// number", which "starts at 1" and grows after each side has played.
-type Turn struct {
-	Color  core.Color
-	Number int
-}
+// number", which "starts at 1" and grows after each side has played. It is
+// core's Turn, which the Hub dialect's turn= spells alike.
+type Turn = core.Turn
 
-func (t Turn) String() string {
-	return t.Color.String() + "[" + strconv.Itoa(t.Number) + "]"
-}
-
-// ParseTurn reads a TurnString such as White[1] or Black[12].
-func ParseTurn(s string) (Turn, error) {
-	s = strings.TrimSpace(s)
-	open := strings.IndexByte(s, '[')
-	if open < 0 || !strings.HasSuffix(s, "]") {
-		return Turn{}, fmt.Errorf("bad turn %q: want White[N] or Black[N]", s)
-	}
-	var t Turn
-	switch {
-	case engine.EqualFold(s[:open], "White"):
-		t.Color = core.White
-	case engine.EqualFold(s[:open], "Black"):
-		t.Color = core.Black
-	default:
-		return Turn{}, fmt.Errorf("bad turn %q: the colour must be White or Black", s)
-	}
-	digits := s[open+1 : len(s)-1]
-	n, err := strconv.Atoi(digits)
-	if err != nil || n < 1 || digits[0] == '+' || digits[0] == '0' {
-		return Turn{}, fmt.Errorf("bad turn %q: the turn number must be a whole number from 1", s)
-	}
-	t.Number = n
-	return t, nil
-}
+// ParseTurn reads a TurnString such as White[1] or Black[12] (see
+// core.ParseTurn).
+func ParseTurn(s string) (Turn, error) { return core.ParseTurn(s) }
 
 // TurnOf returns the TurnString of a game.
 func TurnOf(g *core.Game) Turn {
@@ -249,7 +181,7 @@ func (gs GameString) Load(opts ...core.GameOption) (*core.Game, error) {
 // occurred so far in the game" from the empty board, and a set-up game has
 // no such moves. A UHP engine cannot be given such a game (newgame takes
 // only a GameString), and a UHP viewer cannot be shown it.
-const ErrSetUp Error = "the game was set up from a position, and UHP has no way to describe it: a GameString holds only moves from the empty board"
+const ErrSetUp engine.Error = "the game was set up from a position, and UHP has no way to describe it: a GameString holds only moves from the empty board"
 
 // playEach reads each move of gs with read and plays it with play; the
 // first move that does not read or play is a *LoadError.

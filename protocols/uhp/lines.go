@@ -11,8 +11,9 @@ import (
 
 // LineReader reads the lines an engine prints on a goroutine of its own,
 // so that every wait for them can end at a deadline: a read from a pipe
-// cannot be interrupted, a wait on a channel can. The UHP and Hub clients
-// both read engines through it.
+// cannot be interrupted, a wait on a channel can. The Hub package reads
+// its engines with a copy of it (hub.LineReader), since of this package
+// it may take UHP's MoveString codec only.
 type LineReader struct {
 	lines chan string   // closed when the output ends
 	ended chan struct{} // closed when the output ends

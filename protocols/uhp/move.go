@@ -2,7 +2,6 @@ package uhp
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
@@ -13,48 +12,9 @@ import (
 // for black, followed by a single letter representation of the piece's bug
 // type, and a number when a player has multiple bugs of that type". Either
 // case is accepted, and so is a number 1 on a bug a player has only one of
-// (wQ1), as some engines write it.
-func ParsePiece(s string) (core.Piece, error) {
-	if len(s) < 2 || len(s) > 3 {
-		return core.NoPiece, fmt.Errorf("%q is not a piece name: want colour, bug and number, as wQ or bS1", s)
-	}
-	var color core.Color
-	switch s[0] {
-	case 'w', 'W':
-		color = core.White
-	case 'b', 'B':
-		color = core.Black
-	default:
-		return core.NoPiece, fmt.Errorf("%q is not a piece name: it must start with w or b", s)
-	}
-	bug, ok := core.BugFromLetter(upper(s[1]))
-	if !ok {
-		return core.NoPiece, fmt.Errorf("%q is not a piece name: %q is not a bug (Q, S, B, G, A, M, L or P)", s, s[1])
-	}
-	n := 0
-	if len(s) == 3 {
-		if s[2] < '1' || s[2] > '9' {
-			return core.NoPiece, fmt.Errorf("%q is not a piece name: %q is not a piece number", s, s[2])
-		}
-		n = int(s[2] - '0')
-	} else if core.BugCount(bug) > 1 {
-		return core.NoPiece, fmt.Errorf("%q needs a number: a player has %s", s, countBugs(bug))
-	}
-	p, ok := core.MakePiece(color, bug, n)
-	if !ok {
-		return core.NoPiece, fmt.Errorf("there is no %q: a player has %s", s, countBugs(bug))
-	}
-	return p, nil
-}
-
-// countBugs says how many pieces of bug b a player has: "one Queen Bee",
-// "3 Soldier Ants".
-func countBugs(b core.Bug) string {
-	if n := core.BugCount(b); n > 1 {
-		return strconv.Itoa(n) + " " + b.String() + "s"
-	}
-	return "one " + b.String()
-}
+// (wQ1), as some engines write it. The names are core's (core.ParsePiece),
+// which the Hub dialect reads too.
+func ParsePiece(s string) (core.Piece, error) { return core.ParsePiece(s) }
 
 func upper(c byte) byte {
 	if 'a' <= c && c <= 'z' {
@@ -94,7 +54,7 @@ func isMark(c byte) bool { return c == '-' || c == '/' || c == '\\' }
 // is what counts), the moving piece itself as the reference of a one-step
 // move, names in either case, and any blanks between the two parts. It
 // checks only the syntax and that the reference stands on the board;
-// whether the move is legal is for core.Game.CheckMove to say.
+// whether the move is legal is for core.Game.RuleBroken to say.
 func ParseMove(s string, g *core.Game) (core.Move, error) {
 	parts := strings.Fields(s)
 	switch len(parts) {

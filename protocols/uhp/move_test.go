@@ -227,8 +227,8 @@ func TestParseMoveSpellings(t *testing.T) {
 		if m, err := uhp.ParseMove(canon, g); err != nil || m != got {
 			t.Errorf("%s: %q parses to %v but its canonical spelling %q to %v, %v", c.pos, c.text, got, canon, m, err)
 		}
-		if err := g.CheckMove(got); (err == nil) != c.legal {
-			t.Errorf("%s: %q: CheckMove = %v, want legal = %v", c.pos, c.text, err, c.legal)
+		if err := g.RuleBroken(got); (err == nil) != c.legal {
+			t.Errorf("%s: %q: RuleBroken = %v, want legal = %v", c.pos, c.text, err, c.legal)
 		}
 	}
 }
@@ -316,7 +316,7 @@ func TestFormatMoveReference(t *testing.T) {
 	for _, c := range cases {
 		g := load(t, c.pos)
 		m := dest(g, c.piece, c.ref, c.dir)
-		if err := g.CheckMove(m); err != nil {
+		if err := g.RuleBroken(m); err != nil {
 			t.Errorf("%s: %s (%s) is not legal: %v", c.pos, c.want, c.why, err)
 			continue
 		}

@@ -48,7 +48,7 @@ func ParseProgress(line string, g *core.Game) (engine.Progress, error) {
 	fields := strings.Split(strings.TrimSpace(line), ";")
 	m, err := ParseMove(fields[0], g)
 	if err == nil {
-		err = g.CheckMove(m)
+		err = g.RuleBroken(m)
 	}
 	if err != nil {
 		return engine.Progress{}, err
@@ -69,7 +69,7 @@ func ParseProgress(line string, g *core.Game) (engine.Progress, error) {
 	c := g.Clone()
 	for _, text := range fields[3:] {
 		pm, err := ParseMove(text, c)
-		if err != nil || c.CheckMove(pm) != nil {
+		if err != nil || c.RuleBroken(pm) != nil {
 			break
 		}
 		p.PV = append(p.PV, pm)

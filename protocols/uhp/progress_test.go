@@ -89,12 +89,12 @@ func FuzzParseProgress(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := g.CheckMove(p.Move); err != nil {
+		if err := g.RuleBroken(p.Move); err != nil {
 			t.Fatalf("the reported move is not legal: %v", err)
 		}
 		c := g.Clone()
 		for i, m := range p.PV {
-			if err := c.CheckMove(m); err != nil {
+			if err := c.RuleBroken(m); err != nil {
 				t.Fatalf("PV move %d is not legal: %v", i, err)
 			}
 			c.Play(m)

@@ -60,7 +60,7 @@ type HowEnded interface{ HowEnded() string }
 
 // record tells the hook of a change to the game, unless the game is kept
 // elsewhere.
-func (e *Engine) record(ev GameEvent) {
+func (e *Session) record(ev GameEvent) {
 	if e.cfg.Record == nil || e.game == nil || e.unrecorded {
 		return
 	}
@@ -69,7 +69,7 @@ func (e *Engine) record(ev GameEvent) {
 }
 
 // recordBegun records a new game; remote says who plays which side.
-func (e *Engine) recordBegun() {
+func (e *Session) recordBegun() {
 	e.bestFor = -1
 	e.unrecorded = false
 	ev := GameEvent{Kind: GameBegun}
@@ -92,7 +92,7 @@ func (e *Engine) recordBegun() {
 
 // recordPlayed records the last move played, by by, and the end of the
 // game if it ended the game.
-func (e *Engine) recordPlayed(by string) {
+func (e *Session) recordPlayed(by string) {
 	e.record(GameEvent{Kind: MovePlayed, Move: e.spellings[len(e.spellings)-1], By: by})
 	if e.game.Over() {
 		e.record(GameEvent{Kind: GameEnded, How: "state"})
@@ -101,7 +101,7 @@ func (e *Engine) recordPlayed(by string) {
 
 // viewerMoveBy says who chose a move the viewer played: the backend when
 // it is the move the last bestmove answered in this very position.
-func (e *Engine) viewerMoveBy(m core.Move) string {
+func (e *Session) viewerMoveBy(m core.Move) string {
 	if e.remote == nil && e.bestFor == e.game.MovesPlayed()-1 && e.best == m {
 		return PlayerBackend
 	}
@@ -110,7 +110,7 @@ func (e *Engine) viewerMoveBy(m core.Move) string {
 
 // recordLeft ends a game still in progress when the viewer leaves it: for
 // another game, or out of the session.
-func (e *Engine) recordLeft(how, reason string) {
+func (e *Session) recordLeft(how, reason string) {
 	if e.game != nil && !e.over() {
 		e.record(GameEvent{Kind: GameEnded, How: how, Reason: reason})
 	}

@@ -40,8 +40,23 @@ type Opponent interface {
 	Moved(m core.Move)
 	// Leave tells the opponent that the viewer's side has left the game:
 	// a forfeit, a new game, or the end of the session.
-	Leave(reason string)
+	Leave(why Leaving)
 }
+
+// Leaving is why a viewer's side left a remote game: how the game ended,
+// in the archive's words, and the words the other player is told.
+type Leaving struct {
+	How    string // LeftForfeit, LeftSession or LeftNewGame
+	Reason string // "forfeited: <the viewer's reason>", "left the session", "started a new game"
+}
+
+// How a viewer's side leaves a remote game, as the archive names the end
+// it makes.
+const (
+	LeftForfeit = "forfeit"    // play forfeit
+	LeftSession = "disconnect" // the session ended
+	LeftNewGame = "abandoned"  // newgame over the remote game
+)
 
 // Matchmaker finds a person to play a remote game against: it returns the
 // opponent and the viewer's colour (the one asked for when named is true,
@@ -54,7 +69,7 @@ type Matchmaker func(ctx context.Context, t core.GameType, want core.Color, name
 type backendOpponent struct{ engine.Searcher }
 
 func (backendOpponent) Moved(core.Move) {}
-func (backendOpponent) Leave(string)    {}
+func (backendOpponent) Leave(Leaving)   {}
 
 // forfeit records a player who gave up, and why.
 type forfeit struct {
@@ -63,7 +78,7 @@ type forfeit struct {
 }
 
 // state is the GameState of the session's game, a forfeit included.
-func (e *Engine) state() GameState {
+func (e *Session) state() GameState {
 	if e.forfeited != nil {
 		if e.forfeited.loser == core.White {
 			return BlackWins
@@ -75,13 +90,13 @@ func (e *Engine) state() GameState {
 
 // over reports whether the session's game has ended, by the rules or by a
 // forfeit.
-func (e *Engine) over() bool { return e.forfeited != nil || e.game.Over() }
+func (e *Session) over() bool { return e.forfeited != nil || e.game.Over() }
 
 // newRemoteGame answers "newgame remote [GameType] [White|Black]": a game
 // against the backend, the viewer playing the colour named (White when none
 // is). When the backend has White it moves at once, and the GameString
 // returned holds its move.
-func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) error {
+func (e *Session) newRemoteGame(ctx context.Context, args []string, w io.Writer) error {
 	t, viewer, named := core.Base, core.White, false
 	for i, arg := range args {
 		switch {
@@ -105,7 +120,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 		return errors.New("No searcher is configured to play against.")
 	}
 	e.recordLeft("abandoned", "the viewer started a new game")
-	e.leaveRemote("started a new game")
+	e.leaveRemote(Leaving{How: LeftNewGame, Reason: "started a new game"})
 	var opponent Opponent = backendOpponent{e.cfg.Searcher}
 	if e.cfg.Matchmaker != nil {
 		person, color, err := e.cfg.Matchmaker(ctx, t, viewer, named)
@@ -138,7 +153,7 @@ func (e *Engine) newRemoteGame(ctx context.Context, args []string, w io.Writer) 
 // DefaultBestMoveTime option's time, asked once more if the first answer
 // fails (a backend that crashed has been started again by then); a person
 // as long as the server lets them think.
-func (e *Engine) remoteMove(ctx context.Context) (core.Move, error) {
+func (e *Session) remoteMove(ctx context.Context) (core.Move, error) {
 	secs, _ := strconv.ParseFloat(e.defaultTime.Value(), 64)
 	limit := engine.Limit{Time: time.Duration(secs * float64(time.Second))}
 	tries := 1
@@ -149,7 +164,7 @@ func (e *Engine) remoteMove(ctx context.Context) (core.Move, error) {
 	for range tries {
 		var m core.Move
 		if m, err = e.remote.opponent.BestMove(ctx, e.game, limit, nil); err == nil {
-			if err = e.game.CheckMove(m); err == nil {
+			if err = e.game.RuleBroken(m); err == nil {
 				return m, nil
 			}
 		}
@@ -162,22 +177,22 @@ func (e *Engine) remoteMove(ctx context.Context) (core.Move, error) {
 }
 
 // leaveRemote ends the session's part in a remote game, if it has one.
-func (e *Engine) leaveRemote(reason string) {
+func (e *Session) leaveRemote(why Leaving) {
 	if e.remote != nil {
-		e.remote.opponent.Leave(reason)
+		e.remote.opponent.Leave(why)
 		e.remote = nil
 	}
 }
 
 // Close leaves a remote game in progress, so that a person playing the
 // session's viewer learns that the viewer is gone.
-func (e *Engine) Close() {
+func (e *Session) Close() {
 	e.recordLeft("disconnect", "the viewer left the session")
-	e.leaveRemote("left the session")
+	e.leaveRemote(Leaving{How: LeftSession, Reason: "left the session"})
 }
 
 // playRemote plays the backend's move, spelled canonically.
-func (e *Engine) playRemote(m core.Move) string {
+func (e *Session) playRemote(m core.Move) string {
 	text := e.writeMoves([]core.Move{m})[0]
 	e.playMove(m)
 	e.spellings = append(e.spellings, text)
@@ -191,7 +206,7 @@ func (e *Engine) playRemote(m core.Move) string {
 
 // remoteReply prints the backend's reply to the viewer's move and the
 // GameString after it. A backend that cannot move forfeits the game.
-func (e *Engine) remoteReply(ctx context.Context, w io.Writer) error {
+func (e *Session) remoteReply(ctx context.Context, w io.Writer) error {
 	m, err := e.remoteMove(ctx)
 	if err != nil {
 		e.forfeited = &forfeit{loser: e.game.ToMove(), reason: err.Error()}
@@ -205,7 +220,7 @@ func (e *Engine) remoteReply(ctx context.Context, w io.Writer) error {
 
 // forfeit answers "play forfeit [reason]": the player to move gives up and
 // the other wins.
-func (e *Engine) forfeit(reason string, w io.Writer) error {
+func (e *Session) forfeit(reason string, w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
@@ -216,7 +231,7 @@ func (e *Engine) forfeit(reason string, w io.Writer) error {
 	e.record(GameEvent{Kind: GameEnded, How: "forfeit", Reason: e.game.ToMove().String() + " forfeited: " + reason})
 	e.cfg.Log.Info().Str("loser", e.game.ToMove().String()).Str("reason", reason).Msg("forfeit")
 	if e.remote != nil {
-		e.remote.opponent.Leave("forfeited: " + reason)
+		e.remote.opponent.Leave(Leaving{How: LeftForfeit, Reason: "forfeited: " + reason})
 	}
 	writeLines(w, e.gameString())
 	return nil

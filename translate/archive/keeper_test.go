@@ -32,6 +32,17 @@ func (f *flaky) Update(ctx context.Context, id int64, c Change) error {
 	return f.Store.Update(ctx, id, c)
 }
 
+// waitFor polls cond until it holds, and fails the test once timeout has
+// passed without it.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(timeout); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", timeout, what)
+		}
+	}
+}
+
 func TestKeeper(t *testing.T) {
 	store := &flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
 	var lostGames, lostMoves atomic.Int64
@@ -59,7 +70,8 @@ func TestKeeper(t *testing.T) {
 	}
 	// It comes back: the next move catches up, after an undo.
 	store.down.Store(false)
-	time.Sleep(30 * time.Millisecond)
+	r.Settle() // the last write tried while down has failed by now
+	waitFor(t, 5*time.Second, "the pause after the failed writes to end", func() bool { return !k.paused() })
 	r.Undone(1, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
 	r.Played("bG1 bS1-", "native", "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
 	r.Ended(End{Result: "WhiteWins", How: "forfeit", Reason: "Black forfeited"}, "Base;WhiteWins;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
@@ -94,9 +106,7 @@ func TestKeeper(t *testing.T) {
 		t.Errorf("%d games pending, want 1", k.Pending())
 	}
 	store.down.Store(false)
-	for deadline := time.Now().Add(5 * time.Second); k.Pending() > 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, 5*time.Second, "the held game to be written", func() bool { return k.Pending() == 0 })
 	if g, err := store.Get(ctx, held.ID()); err != nil || g.Status != Finished || g.Plies != 1 || g.How != "disconnect" {
 		t.Errorf("the held game once the database is back: %+v %v", g, err)
 	}

@@ -228,20 +228,14 @@ func TestInterruptOrphans(t *testing.T) {
 			t.Fatalf("while the first writer lives: %d interrupted, %v", n, err)
 		}
 		first.Close()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		// PostgreSQL ends the closed session's lock on its own time.
+		waitFor(t, 10*time.Second, "the first writer's game to be found orphaned", func() bool {
 			n, err := second.InterruptOrphans(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n == 1 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the first writer's game was never found orphaned")
-			}
-			time.Sleep(20 * time.Millisecond) // PostgreSQL ends the closed session's lock on its own time
-		}
+			return n == 1
+		})
 		g, err := second.Get(ctx, id)
 		if err != nil {
 			t.Fatal(err)

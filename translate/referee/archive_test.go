@@ -25,11 +25,13 @@ func TestMatchArchive(t *testing.T) {
 	cfg := matchConfig(t, "native", illegal, 2, "depth=1")
 	cfg.RandomPlies = 2
 	cfg.Archive = archive.NewKeeper(store, archive.KeeperConfig{})
-	defer cfg.Archive.Close()
 	res, err := referee.Run(ctx, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A game's end is written in the background: closing the keeper
+	// writes what it still holds.
+	cfg.Archive.Close()
 	list, total, err := store.List(ctx, archive.Filter{Page: 1, PerPage: 10})
 	if err != nil || total != 2 {
 		t.Fatalf("%d games archived (%v), want 2", total, err)

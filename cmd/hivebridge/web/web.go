@@ -26,7 +26,8 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 
 // Handler serves the page at "/" and its files under AssetPrefix. They
 // hold no secret, so they are public even on a daemon with a token: the
-// page asks for the token when the WebSocket is refused.
+// page asks for the token when /healthz answers 401, and sends it as its
+// WebSocket session's first message, "auth TOKEN".
 func Handler() http.Handler {
 	static, err := fs.Sub(files, "static")
 	if err != nil {

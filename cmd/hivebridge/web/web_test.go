@@ -19,6 +19,8 @@ func TestHandlerServes(t *testing.T) {
 	}{
 		"/":                  {200, "text/html; charset=utf-8", "<title>hivebridge"},
 		"/assets/app.js":     {200, "text/javascript; charset=utf-8", "UHPConnection"},
+		"/assets/uhp.js":     {200, "text/javascript; charset=utf-8", "export class UHPConnection"},
+		"/assets/archive.js": {200, "text/javascript; charset=utf-8", "export function setupArchive"},
 		"/assets/viewer.css": {200, "text/css; charset=utf-8", ".board"},
 		"/assets/icon.svg":   {200, "image/svg+xml", "<svg"},
 		"/assets/":           {404, "", ""},
@@ -82,4 +84,28 @@ func TestNothingFetchedFromElsewhere(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestNoTokenInAddresses: the page's scripts never put the token in an
+// address (proxies log them): no query parameter names it. The browser
+// tests check the addresses the page asks for (TestBrowser/Token).
+func TestNoTokenInAddresses(t *testing.T) {
+	static, err := fs.Sub(files, "static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := fs.Glob(static, "*.js")
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	inAddress := regexp.MustCompile(`(?i)[?&]token=|searchParams\.(set|append)\(\s*['"]token`)
+	for _, path := range scripts {
+		b, err := fs.ReadFile(static, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := inAddress.Find(b); m != nil {
+			t.Errorf("%s puts the token in an address: %s", path, m)
+		}
+	}
 }

@@ -3,9 +3,10 @@
 // may be played; the page draws them, sends what the person chooses, and asks
 // the engine's searcher to play the sides the computer plays.
 
-import { GAME_TYPES, BUGS, parseGameString, boardOf, isGameString, parseMove, parseReport, formatScore, pieceInfo } from './notation.js';
+import { GAME_TYPES, BUGS, ENDED, parseGameString, boardOf, isGameString, parseMove, parseReport, formatScore, pieceInfo } from './notation.js';
 import { UHPConnection, ConnectionClosed } from './uhp.js';
 import { drawBoard, pieceIcon } from './board.js';
+import { setupArchive, renderReplay, renderReplayHistory, replayPosition, replayWords } from './archive.js';
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = 'hivebridge.token';
@@ -22,7 +23,8 @@ const state = {
   engineId: '',
   game: null, // the engine's last GameString, parsed
   board: null,
-  drawError: '',
+  drawError: '', // why the game's board cannot be drawn
+  boardError: '', // why the last render could not draw the board
   pending: null, // the person's move in a remote game, shown while the opponent answers
   valid: [], // the validmoves answer, when a person is to move
   selected: null, // the piece whose destinations are shown
@@ -34,9 +36,7 @@ const state = {
   gen: 0, // counts the games: an answer for an older one is dropped
   message: '',
   focusAfter: null, // the piece to focus once drawn, after a move by keyboard
-  replay: null, // an archived game shown move by move: { game, parsed, moves, ply, board }
-  games: { page: 1, total: 0, filter: '' }, // the Games dialog's page of the archive, and the filter it shows
-  gamesLoads: 0, // counts the Games dialog's loads: only the newest is shown
+  replay: null, // an archived game shown move by move (archive.js): { game, parsed, moves, ply, board, error }
 };
 
 function readJSON(storage, key) {
@@ -49,22 +49,38 @@ function readJSON(storage, key) {
 
 // ---- Connecting -----------------------------------------------------------
 
-function wsURL(token) {
+// The token never rides in an address, where proxies log it: fetches carry
+// it in their Authorization header, and the WebSocket, whose headers a page
+// cannot set, in its first message.
+
+function wsURL() {
   const u = new URL('uhp', location.href);
   u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
   u.hash = '';
-  u.search = token ? '?token=' + encodeURIComponent(token) : '';
+  u.search = '';
   return u.href;
 }
 
-// probe asks the daemon whether the token is what refused the socket:
-// /healthz is behind the same token as /uhp.
-async function probe(token) {
+function storedToken() {
+  return sessionStorage.getItem(TOKEN_KEY) || '';
+}
+
+// authHeaders are the headers of a fetch that carry token, by default the
+// tab's: none without one.
+function authHeaders(token = storedToken()) {
+  return token ? { Authorization: 'Bearer ' + token } : {};
+}
+
+// probe asks the daemon's /healthz, with token in the header if given, and
+// resolves with the status: asked without a token, 401 says the daemon
+// needs one (/healthz is behind the same token as /uhp); 0 when the daemon
+// cannot be reached.
+async function probe(token = '') {
   try {
     const u = new URL('healthz', location.href);
     u.hash = '';
-    u.search = token ? '?token=' + encodeURIComponent(token) : '';
-    const resp = await fetch(u, { cache: 'no-store' });
+    u.search = '';
+    const resp = await fetch(u, { cache: 'no-store', headers: authHeaders(token) });
     return resp.status;
   } catch {
     return 0;
@@ -81,32 +97,55 @@ function askToken(refused) {
   });
 }
 
+// start connects: it asks /healthz whether the daemon needs a token, takes
+// the tab's or asks for one when it does, and opens the socket, whose first
+// message is then "auth <token>". A daemon without a token answers on
+// connect, and would take an auth message for an unknown command: none is
+// sent to it. A refused token is asked for again.
 async function start() {
   $('reconnect').hidden = true;
+  setConnection('connecting', 'Connecting…');
+  let needsToken = (await probe()) === 401;
+  let refused = false;
   for (;;) {
-    const token = sessionStorage.getItem(TOKEN_KEY) || '';
-    setConnection('connecting', 'Connecting…');
-    const conn = new UHPConnection(wsURL(token), { onLog: log, onClose: (e) => closed(conn, e) });
-    let info;
-    try {
-      info = await conn.open();
-    } catch (e) {
-      const status = await probe(token);
-      if (status === 401) {
-        const given = await askToken(token !== '');
+    let token = '';
+    if (needsToken) {
+      token = storedToken();
+      if (!token) {
+        const given = await askToken(refused);
         if (!given) {
           setConnection('down', 'Not connected: the daemon needs its token.');
           $('reconnect').hidden = false;
           return;
         }
         sessionStorage.setItem(TOKEN_KEY, given);
-        continue;
+        token = given;
       }
+    }
+    setConnection('connecting', 'Connecting…');
+    const conn = new UHPConnection(wsURL(), { onLog: log, onClose: (e) => closed(conn, e) });
+    let info;
+    try {
+      info = await conn.open(token);
+    } catch (e) {
       setConnection('down', 'Cannot reach the engine: ' + e.message);
       $('reconnect').hidden = false;
       return;
     }
+    if (info.error && /^Bad token\b/.test(info.error) && token) {
+      conn.close();
+      sessionStorage.removeItem(TOKEN_KEY);
+      refused = true;
+      continue;
+    }
+    if (info.error && /^Authentication required\b/.test(info.error) && !token) {
+      // The daemon has a token after all (it was restarted with one).
+      conn.close();
+      needsToken = true;
+      continue;
+    }
     if (info.error) {
+      conn.close();
       setConnection('down', info.error);
       $('reconnect').hidden = false;
       return;
@@ -185,8 +224,6 @@ async function run(command, waitingFor, onLine) {
     if (--state.inFlight === 0) state.waitingFor = '';
   }
 }
-
-const ENDED = ['Draw', 'WhiteWins', 'BlackWins'];
 
 function over() {
   return !!state.game && ENDED.includes(state.game.state);
@@ -491,6 +528,7 @@ function render() {
   renderHistory();
   renderThinking();
   renderControls();
+  renderMessage(); // last: it says what went wrong drawing the rest
 }
 
 function renderStatus() {
@@ -512,12 +550,18 @@ function renderStatus() {
   $('remote-info').textContent = state.remote ? (state.remote.outcome || (state.remote.me ? `Remote game: you play ${cap(state.remote.me)}.` : 'Remote game.')) : '';
   $('remote-info').hidden = !state.remote;
   $('waiting').textContent = state.waitingFor;
-  const msg = [state.drawError, state.message].filter(Boolean).join(' ');
+}
+
+// renderMessage shows what went wrong: with the game or its drawing, in
+// this render, and what the page has to say.
+function renderMessage() {
+  const msg = (state.replay ? [state.replay.error, state.boardError] : [state.drawError, state.boardError, state.message]).filter(Boolean).join(' ');
   $('message').textContent = msg;
   $('message').hidden = !msg;
 }
 
 function renderBoard() {
+  state.boardError = '';
   const svg = $('board');
   const active = document.activeElement;
   const hadFocus = svg.contains(active);
@@ -541,7 +585,7 @@ function renderBoard() {
   try {
     drawBoard(svg, { board, destinations, movable: new Set(byPiece.keys()), selected: state.selected, lastCell, lost: lostQueens(board) });
   } catch (e) {
-    state.drawError = 'Cannot draw the destinations: ' + e.message;
+    state.boardError = 'Cannot draw the destinations: ' + e.message;
   }
   svg.setAttribute('aria-label', `The hive: ${board.stacks.size} stacks. ${state.replay ? replayWords() : statusWords()}`);
   // Keep the keyboard where it was, or, after a move chosen by keyboard, on
@@ -740,377 +784,6 @@ function showStack(piece) {
   tip.style.top = Math.max(4, box.top - area.top) + 'px';
 }
 
-// ---- The archive: its games, replayed move by move --------------------------
-
-const GAMES_PER_PAGE = 20;
-
-// archiveGet fetches one of the daemon's archive answers, with the tab's
-// token. It resolves with the JSON, or throws an Error saying what the
-// daemon said.
-async function archiveGet(path) {
-  const u = new URL(path, location.href);
-  u.hash = '';
-  const token = sessionStorage.getItem(TOKEN_KEY) || '';
-  const resp = await fetch(u, { cache: 'no-store', headers: token ? { Authorization: 'Bearer ' + token } : {} });
-  if (resp.status === 401) throw new Error('The daemon refused the token.');
-  let body = null;
-  try {
-    body = await resp.json();
-  } catch {}
-  if (!resp.ok) throw new Error((body && body.error) || `The daemon answered ${resp.status}.`);
-  return body;
-}
-
-// unfinished tells a game that can be played on: its GameString says it
-// has not ended.
-function unfinished(game) {
-  try {
-    return !ENDED.includes(parseGameString(game.game_string).state);
-  } catch {
-    return false;
-  }
-}
-
-// outcomeWords puts an archived game's end in words.
-function outcomeWords(game) {
-  const result = { WhiteWins: 'White wins', BlackWins: 'Black wins', Draw: 'Draw' }[game.result] || '';
-  if (game.status === 'playing') return 'In progress';
-  if (game.status === 'interrupted') return 'Interrupted' + (game.reason ? ` (${game.reason})` : '');
-  const how = game.how && game.how !== 'state' ? game.how + (game.reason ? ': ' + game.reason : '') : '';
-  if (result) return how ? `${result} (${how})` : result;
-  return how ? cap(how) : 'Ended';
-}
-
-function when(text) {
-  const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? text : d.toLocaleString();
-}
-
-async function openGames() {
-  const dialog = $('games-dialog');
-  if (!dialog.open) dialog.showModal();
-  await loadGames(state.games.page);
-}
-
-// localMidnight is the start of a date (2006-01-02) in the browser's time
-// zone, as an RFC 3339 time: the dates a person types are those the
-// Started column shows, which are local.
-function localMidnight(date) {
-  return new Date(`${date}T00:00`).toISOString();
-}
-
-// readGamesFilter reads the Games dialog's filter as GET /games takes it:
-// the fields that are set, each under its parameter's name, the dates as
-// the local midnights they begin with. It throws an Error in words when the
-// dates make an empty span.
-function readGamesFilter() {
-  const q = new URLSearchParams();
-  for (const [name, value] of new FormData($('games-filter'))) {
-    const v = String(value).trim();
-    if (!v) continue;
-    q.set(name, name === 'since' || name === 'until' ? localMidnight(v) : v);
-  }
-  const since = $('games-since').value, until = $('games-until').value;
-  if (since && until && until <= since) throw new Error(`"Started before" (${until}) must be a later date than "Started from" (${since}).`);
-  return q.toString();
-}
-
-// applyGamesFilter lists the first page of the games that pass the filter
-// as the dialog's fields now say it.
-function applyGamesFilter() {
-  let filter;
-  try {
-    filter = readGamesFilter();
-  } catch (e) {
-    $('games-status').textContent = e.message;
-    return;
-  }
-  state.games.filter = filter;
-  loadGames(1);
-}
-
-// loadGames fills the Games table with one page of the archive. While the
-// page loads the table says it is busy (aria-busy), so neither a screen
-// reader nor a test reads rows about to be replaced; a load overtaken by a
-// newer one (a quick Next, Next) drops its answer.
-async function loadGames(page) {
-  const table = $('games-table');
-  const body = table.tBodies[0];
-  const load = ++state.gamesLoads;
-  const filter = state.games.filter;
-  table.setAttribute('aria-busy', 'true');
-  $('games-status').textContent = 'Loading the games…';
-  let answer;
-  try {
-    const q = new URLSearchParams(filter);
-    q.set('page', String(page));
-    q.set('per_page', String(GAMES_PER_PAGE));
-    answer = await archiveGet(`games?${q}`);
-  } catch (e) {
-    if (load !== state.gamesLoads) return;
-    if (page > 1 && /past the end/.test(e.message)) return loadGames(1);
-    $('games-status').textContent = e.message;
-    $('games-page').textContent = '';
-    $('games-prev').disabled = $('games-next').disabled = true;
-    body.replaceChildren();
-    finishGamesLoad(table, load);
-    return;
-  }
-  if (load !== state.gamesLoads) return;
-  state.games = { page, total: answer.total, filter };
-  const pages = Math.max(1, Math.ceil(answer.total / GAMES_PER_PAGE));
-  const count = `${answer.total} game${answer.total === 1 ? '' : 's'}`;
-  $('games-status').textContent = filter
-    ? (answer.total ? `${count} pass the filter.` : 'No game passes the filter.')
-    : (answer.total ? `${count} in the archive.` : 'The archive holds no game yet.');
-  $('games-page').textContent = `Page ${page} of ${pages}`;
-  $('games-prev').disabled = page <= 1;
-  $('games-next').disabled = page >= pages;
-  body.replaceChildren();
-  for (const g of answer.games || []) {
-    const tr = document.createElement('tr');
-    tr.dataset.id = String(g.id);
-    tr.dataset.status = g.status;
-    const cells = [String(g.id), g.white || '–', g.black || '–', g.game_type, outcomeWords(g), when(g.started), String(g.plies)];
-    cells.forEach((text, i) => {
-      const td = document.createElement(i === 0 ? 'th' : 'td');
-      if (i === 0) td.scope = 'row';
-      td.textContent = text;
-      td.className = ['id', 'white', 'black', 'type', 'result', 'started', 'plies'][i];
-      tr.append(td);
-    });
-    const actions = document.createElement('td');
-    actions.className = 'row-actions';
-    const replay = document.createElement('button');
-    replay.type = 'button';
-    replay.className = 'replay-game';
-    replay.textContent = 'Replay';
-    replay.setAttribute('aria-label', `Replay game ${g.id}`);
-    replay.addEventListener('click', () => openReplay(g.id));
-    actions.append(replay);
-    if (unfinished(g)) {
-      const on = document.createElement('button');
-      on.type = 'button';
-      on.className = 'play-on';
-      on.textContent = 'Play on';
-      on.setAttribute('aria-label', `Play on game ${g.id}`);
-      on.addEventListener('click', () => playOn(g));
-      actions.append(' ', on);
-    }
-    tr.append(actions);
-    body.append(tr);
-  }
-  finishGamesLoad(table, load);
-}
-
-// finishGamesLoad marks the Games table no longer busy, and numbers the
-// load it shows (data-load), so that whoever waits for a load to be shown
-// can tell it from the one before, even when both show the same rows.
-function finishGamesLoad(table, load) {
-  table.dataset.load = String(load);
-  table.setAttribute('aria-busy', 'false');
-}
-
-// openReplay shows an archived game in replay, at its last move. The
-// positions are the GameString's moves drawn one by one: notation, no rules.
-async function openReplay(id) {
-  $('games-status').textContent = `Loading game ${id}…`;
-  let game;
-  try {
-    game = await archiveGet(`games/${id}`);
-  } catch (e) {
-    $('games-status').textContent = e.message;
-    return;
-  }
-  let parsed;
-  try {
-    parsed = parseGameString(game.game_string);
-  } catch (e) {
-    $('games-status').textContent = `Game ${id} cannot be shown: ${e.message}`;
-    return;
-  }
-  $('games-dialog').close();
-  state.selected = null;
-  state.replay = { game, parsed, moves: parsed.moves, ply: 0, board: null, error: '' };
-  replayTo(parsed.moves.length);
-  $('replay-forward').focus();
-}
-
-function replayTo(ply) {
-  const r = state.replay;
-  if (!r) return;
-  r.ply = Math.max(0, Math.min(r.moves.length, ply));
-  try {
-    r.board = boardOf({ type: r.parsed.type, moves: r.moves.slice(0, r.ply) });
-    r.error = '';
-  } catch (e) {
-    r.error = 'Cannot draw this position: ' + e.message;
-  }
-  announce(replayWords());
-  render();
-}
-
-// replayPosition is the position shown in a replay, as far as notation
-// says: the side to move alternates with every move (a pass is a move), and
-// only the last position can be one the game ended in.
-function replayPosition() {
-  const r = state.replay;
-  const last = r.ply === r.moves.length;
-  return {
-    state: last ? r.parsed.state : r.ply === 0 ? 'NotStarted' : 'InProgress',
-    toMove: r.ply % 2 === 0 ? 'white' : 'black',
-    turn: Math.floor(r.ply / 2) + 1,
-  };
-}
-
-// replayGameString is the GameString of the position shown in a replay,
-// so that Copy copies the position on screen, not the live game behind it.
-function replayGameString() {
-  const r = state.replay;
-  const pos = replayPosition();
-  return [r.parsed.type.text, pos.state, `${cap(pos.toMove)}[${pos.turn}]`, ...r.moves.slice(0, r.ply)].join(';');
-}
-
-function replayWords() {
-  const r = state.replay;
-  const at = r.ply === 0 ? 'the start' : `${r.ply % 2 ? 'White' : 'Black'} played ${r.moves[r.ply - 1]}`;
-  return `Move ${r.ply} of ${r.moves.length}: ${at}. ${replayStatusWords()}`;
-}
-
-// replayStatusWords says whose turn it is in the position replayed, or how
-// the game ended at its last.
-function replayStatusWords() {
-  const pos = replayPosition();
-  return { WhiteWins: 'White wins.', BlackWins: 'Black wins.', Draw: 'Draw.' }[pos.state] || `${cap(pos.toMove)} to move, turn ${pos.turn}.`;
-}
-
-function leaveReplay() {
-  if (!state.replay) return;
-  state.replay = null;
-  render();
-  $('games-open').focus();
-}
-
-// playOn loads an unfinished game into the live session.
-async function playOn(game) {
-  if ($('games-dialog').open) $('games-dialog').close();
-  if (!state.conn) {
-    state.message = 'Not connected: cannot play the game on.';
-    state.replay = null;
-    render();
-    return;
-  }
-  await replaceGame('newgame ' + game.game_string, null);
-}
-
-function renderReplay() {
-  const r = state.replay;
-  $('replay').hidden = !r;
-  document.body.dataset.mode = r ? 'replay' : 'live';
-  if (!r) return;
-  const g = r.game;
-  const pos = replayPosition();
-  $('replay-title').textContent = `Replay of game ${g.id}: ${g.white || '–'} (White) v ${g.black || '–'} (Black), ${outcomeWords(g)}`;
-  $('replay-position').textContent = replayWords();
-  $('replay-start').disabled = $('replay-back').disabled = r.ply === 0;
-  $('replay-forward').disabled = $('replay-end').disabled = r.ply === r.moves.length;
-  // A step button that the step disabled hands the focus to its opposite.
-  const focused = document.activeElement;
-  if (focused && focused.disabled && focused.closest('#replay')) {
-    $(['replay-start', 'replay-back'].includes(focused.id) ? 'replay-forward' : 'replay-back').focus();
-  }
-  const range = $('replay-ply');
-  range.max = String(r.moves.length);
-  range.value = String(r.ply);
-  range.setAttribute('aria-valuetext', replayWords());
-  $('replay-play-on').hidden = !unfinished(g);
-  const status = $('status');
-  status.dataset.state = pos.state;
-  status.dataset.toMove = pos.toMove;
-  $('turn').textContent = `Replay: ${replayStatusWords()}`;
-  $('game-type').textContent = r.parsed.type.text;
-  $('remote-info').hidden = true;
-  $('waiting').textContent = '';
-  $('message').textContent = r.error;
-  $('message').hidden = !r.error;
-}
-
-// renderReplayHistory lists the replayed game's moves, each a button that
-// shows the position after it.
-function renderReplayHistory(list) {
-  const r = state.replay;
-  const hadFocus = document.activeElement && document.activeElement.matches('#history button.jump');
-  const times = new Map((r.game.moves || []).map((m) => [m.ply, m.at]));
-  r.moves.forEach((m, i) => {
-    const li = document.createElement('li');
-    li.dataset.ply = String(i + 1);
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'jump';
-    b.dataset.ply = String(i + 1);
-    if (i + 1 === r.ply) b.setAttribute('aria-current', 'step');
-    const turn = document.createElement('span');
-    turn.className = 'turn';
-    turn.textContent = `${Math.floor(i / 2) + 1}${i % 2 ? '…' : '.'}`;
-    const mv = document.createElement('span');
-    mv.className = 'mv ' + (i % 2 ? 'black' : 'white');
-    mv.textContent = m;
-    b.append(turn, ' ', mv);
-    b.setAttribute('aria-label', `Show the position after move ${i + 1}, ${i % 2 ? 'Black' : 'White'}'s ${m}`);
-    if (times.has(i)) b.title = 'Played ' + when(times.get(i));
-    li.append(b);
-    list.append(li);
-  });
-  const current = list.querySelector('[aria-current]');
-  if (current) current.scrollIntoView({ block: 'nearest' });
-  $('current-gamestring').value = replayGameString();
-  if (hadFocus) (current || list.querySelector('button.jump') || $('replay-forward')).focus({ preventScroll: true });
-}
-
-function setupArchive() {
-  $('games-open').addEventListener('click', openGames);
-  $('games-close').addEventListener('click', () => $('games-dialog').close());
-  $('games-refresh').addEventListener('click', () => loadGames(state.games.page));
-  $('games-prev').addEventListener('click', () => loadGames(state.games.page - 1));
-  $('games-next').addEventListener('click', () => loadGames(state.games.page + 1));
-  for (const t of GAME_TYPES) $('games-type').append(new Option(t, t));
-  // A new filter shows its first page; so does clearing it. Newer, Older
-  // and Refresh keep the filter last applied, whatever the fields say now.
-  $('games-filter').addEventListener('submit', (e) => {
-    e.preventDefault();
-    applyGamesFilter();
-  });
-  $('games-clear').addEventListener('click', () => {
-    $('games-filter').reset();
-    applyGamesFilter();
-  });
-  $('replay-start').addEventListener('click', () => replayTo(0));
-  $('replay-back').addEventListener('click', () => replayTo(state.replay.ply - 1));
-  $('replay-forward').addEventListener('click', () => replayTo(state.replay.ply + 1));
-  $('replay-end').addEventListener('click', () => replayTo(state.replay.moves.length));
-  $('replay-ply').addEventListener('input', (e) => replayTo(Number(e.target.value)));
-  $('replay-leave').addEventListener('click', leaveReplay);
-  $('replay-play-on').addEventListener('click', () => playOn(state.replay.game));
-  $('history').addEventListener('click', (e) => {
-    const b = e.target.closest('button.jump');
-    if (b && state.replay) replayTo(Number(b.dataset.ply));
-  });
-  // The arrow keys, Home and End step through a replay, wherever the
-  // focus is but in a field (the range input moves by itself) or a dialog.
-  document.addEventListener('keydown', (e) => {
-    if (!state.replay || e.altKey || e.ctrlKey || e.metaKey || document.querySelector('dialog[open]')) return;
-    if (e.target.closest('input, select, textarea')) return;
-    const r = state.replay;
-    const to = { ArrowLeft: r.ply - 1, ArrowRight: r.ply + 1, Home: 0, End: r.moves.length }[e.key];
-    if (to === undefined) {
-      if (e.key === 'Escape') leaveReplay();
-      return;
-    }
-    e.preventDefault();
-    replayTo(to);
-  });
-}
-
 // ---- Moving the focus on the board ----------------------------------------
 
 // ARROWS are the screen directions of the arrow keys.
@@ -1178,7 +851,7 @@ function setupControls() {
   $('undo').addEventListener('click', undo);
   $('forfeit').addEventListener('click', forfeit);
   $('reconnect').addEventListener('click', start);
-  setupArchive();
+  setupArchive({ state, render, announce, replaceGame, authHeaders });
   $('copy').addEventListener('click', async () => {
     const text = $('current-gamestring').value;
     try {

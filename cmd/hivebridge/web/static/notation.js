@@ -22,6 +22,9 @@ export const GAME_TYPES = ['Base', 'Base+M', 'Base+L', 'Base+P', 'Base+ML', 'Bas
 
 const STATES = ['NotStarted', 'InProgress', 'Draw', 'WhiteWins', 'BlackWins'];
 
+// ENDED are the GameStates of a game that is over.
+export const ENDED = ['Draw', 'WhiteWins', 'BlackWins'];
+
 // The six neighbours of a pointy-top hexagon as axial steps (q to the east,
 // r to the south-east), and how a MoveString names each: "bS1 wS1/" is to
 // the top right of wS1, "bS1 /wS1" to its bottom left, and so on.

@@ -2,29 +2,45 @@
 // message, answered by lines up to "ok". A long command may send lines
 // before its last message (the engine's thinking); they reach onLine as they
 // come. Commands wait their turn, so each answer belongs to one command.
+//
+// A message may also hold more than one answer, or the start of the next:
+// the lines received wait in a queue of their own, and each answer takes
+// them up to its "ok", leaving the rest to the next.
 
 export class ConnectionClosed extends Error {}
 
 export class UHPConnection {
   // url is the WebSocket's; onLog(direction, text) sees every message sent
   // ('>') and received ('<'); onClose(event) is told when the socket ends.
-  constructor(url, { onLog = () => {}, onClose = () => {} } = {}) {
+  // socket(url) makes the WebSocket (a test gives a fake one).
+  constructor(url, { onLog = () => {}, onClose = () => {}, socket = (u) => new WebSocket(u) } = {}) {
     this.url = url;
     this.onLog = onLog;
     this.onClose = onClose;
+    this.makeSocket = socket;
     this.queue = []; // commands waiting, the first one being answered
+    this.lines = []; // lines received that no answer has taken yet
     this.socket = null;
     this.closed = false;
   }
 
   // open connects and resolves with the info answer the engine sends on
-  // connect; it rejects when the socket closes before that.
-  open() {
+  // connect; it rejects when the socket closes before that. With a token,
+  // the first message is "auth <token>", and the daemon answers it with the
+  // info answer, or with an err line (a bad token) before it closes.
+  open(token = '') {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(this.url);
+      const socket = this.makeSocket(this.url);
       this.socket = socket;
-      // The info answer comes unasked: it answers a command nobody sent.
+      // The info answer comes unasked, or in answer to auth, which is no
+      // command of the engine's: it answers a command nobody queued.
       this.queue.push({ command: null, lines: [], onLine: null, resolve, reject });
+      if (token) {
+        socket.addEventListener('open', () => {
+          this.onLog('>', 'auth ********'); // the log is on the page: not the token
+          socket.send('auth ' + token);
+        }, { once: true });
+      }
       socket.addEventListener('message', (event) => this.receive(String(event.data)));
       socket.addEventListener('close', (event) => {
         this.closed = true;
@@ -42,7 +58,10 @@ export class UHPConnection {
     if (this.closed) return Promise.reject(new ConnectionClosed('the connection is closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ command, lines: [], onLine, resolve, reject });
-      if (this.queue.length === 1) this.transmit();
+      if (this.queue.length === 1) {
+        this.transmit();
+        this.deliver(); // lines that came ahead of it, if any
+      }
     });
   }
 
@@ -53,18 +72,30 @@ export class UHPConnection {
     this.socket.send(head.command);
   }
 
+  // receive takes a message's lines into the queue of lines and hands them
+  // to the answers waiting.
   receive(text) {
     this.onLog('<', text);
-    const head = this.queue[0];
-    if (!head) return; // nothing asked: not UHP, ignore
     for (const line of text.split('\n')) {
-      if (line === '') continue;
+      const l = line.replace(/\r$/, '');
+      if (l !== '') this.lines.push(l);
+    }
+    this.deliver();
+  }
+
+  // deliver gives the lines received to the command being answered, up to
+  // its "ok", then to the next, for as long as a command waits and lines
+  // are left; lines that no command waits for are kept for the next.
+  deliver() {
+    while (this.queue.length && this.lines.length) {
+      const head = this.queue[0];
+      const line = this.lines.shift();
       if (line === 'ok') {
         this.queue.shift();
         const error = head.lines.find((l) => l.startsWith('err ') || l.startsWith('invalidmove '));
         head.resolve({ lines: head.lines, error: error ? error.replace(/^(err|invalidmove) /, '') : null });
         this.transmit();
-        return;
+        continue;
       }
       head.lines.push(line);
       if (head.onLine) head.onLine(line);

@@ -28,8 +28,8 @@ func (firstMove) BestMove(ctx context.Context, g *core.Game, _ engine.Limit, rep
 	return l.At(0), nil
 }
 
-func newTestEngine(dialect uhp.Dialect) *uhp.Engine {
-	return uhp.NewEngine(uhp.Config{ID: "test", Expansions: core.AllExpansions, Searcher: firstMove{}, Dialect: dialect, MaxPerftDepth: 2})
+func newTestEngine(dialect uhp.Dialect) *uhp.Session {
+	return uhp.NewSession(uhp.Config{ID: "test", Expansions: core.AllExpansions, Searcher: firstMove{}, Dialect: dialect, MaxPerftDepth: 2})
 }
 
 // run feeds input to a new engine and returns what it printed.
@@ -133,7 +133,7 @@ func (failing) BestMove(context.Context, *core.Game, engine.Limit, func(engine.P
 // remote game forfeits it, and the session says so and goes on.
 func TestRemoteOpponentFails(t *testing.T) {
 	var out bytes.Buffer
-	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: failing{}})
+	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: failing{}})
 	err := e.Run(context.Background(), strings.NewReader("newgame remote\nplay wA1\nvalidmoves\nnewgame remote Black\n"), &out)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +155,7 @@ func TestBeforeCommand(t *testing.T) {
 		before int
 		seen   []string // each change, with the hooks run before it
 	)
-	e := uhp.NewEngine(uhp.Config{ID: "test", Searcher: firstMove{},
+	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: firstMove{},
 		BeforeCommand: func() { before++ },
 		Record: func(ev uhp.GameEvent) {
 			seen = append(seen, fmt.Sprintf("%d:%s", before, ev.Move))

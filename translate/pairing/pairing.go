@@ -1,9 +1,12 @@
-package translate
+// Package pairing pairs the viewers who start remote games, two by two,
+// so that people play each other through hivebridge: on one daemon
+// (Local), or across every daemon of a PostgreSQL archive (package
+// pgpair). A daemon holds either behind the one interface Pairing.
+package pairing
 
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -12,11 +15,21 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
-// Pairing matches the viewers who start remote games, two by two, so that
-// people play each other through the server: each viewer's play returns the
+// Pairing pairs the viewers of a daemon.
+type Pairing interface {
+	// Match implements uhp.Matchmaker.
+	Match(ctx context.Context, t core.GameType, want core.Color, named bool) (uhp.Opponent, core.Color, error)
+	// Health says what keeps the pairing from working now, "" when
+	// nothing does.
+	Health() string
+	// Close stops it.
+	Close()
+}
+
+// Local matches the viewers of one daemon: each viewer's play returns the
 // other's reply, as in the remote-play proposal. A viewer who finds nobody
 // within the wait plays the backend instead.
-type Pairing struct {
+type Local struct {
 	wait     time.Duration // how long a viewer waits for a partner
 	moveWait time.Duration // how long a player may think
 
@@ -32,39 +45,38 @@ type request struct {
 	matched  chan *seat // receives the viewer's seat once paired
 }
 
-// NewPairing returns a matchmaker whose viewers wait up to wait for a
+// NewLocal returns a matchmaker whose viewers wait up to wait for a
 // partner, and whose players may think up to moveWait per move.
-func NewPairing(wait, moveWait time.Duration) *Pairing {
-	return &Pairing{wait: wait, moveWait: moveWait}
+func NewLocal(wait, moveWait time.Duration) *Local {
+	return &Local{wait: wait, moveWait: moveWait}
 }
+
+// Health implements Pairing: a local pairing has nothing that can fail.
+func (p *Local) Health() string { return "" }
+
+// Close implements Pairing: the tables end with their sessions.
+func (p *Local) Close() {}
 
 // table is one game between two people.
 type table struct {
 	once sync.Once
 	left chan struct{} // closed when either player leaves
-	why  seatError
+	why  SeatError
 }
 
-func (t *table) leave(who core.Color, reason string) {
+func (t *table) leave(who core.Color, why uhp.Leaving) {
 	t.once.Do(func() {
-		how := "abandoned"
-		switch {
-		case strings.HasPrefix(reason, "forfeited"):
-			how = "forfeit"
-		case strings.HasPrefix(reason, "left"):
-			how = "disconnect"
-		}
-		t.why = seatError{msg: who.String() + " " + reason, how: how}
+		t.why = SeatError{Msg: who.String() + " " + why.Reason, How: why.How}
 		close(t.left)
 	})
 }
 
-// seatError is why a player's opponent has no move for them: it left, or
+// SeatError is why a player's opponent has no move for them: it left, or
 // its time ran out. It says how that ends the game, for the archive.
-type seatError struct{ msg, how string }
+type SeatError struct{ Msg, How string }
 
-func (e seatError) Error() string    { return e.msg }
-func (e seatError) HowEnded() string { return e.how }
+func (e SeatError) Error() string    { return e.Msg }
+func (e SeatError) HowEnded() string { return e.How }
 
 // seat is one player's side of a table: its opponent's moves arrive in
 // inbox, its own go to the other seat's inbox.
@@ -77,7 +89,7 @@ type seat struct {
 }
 
 // Match implements uhp.Matchmaker.
-func (p *Pairing) Match(ctx context.Context, t core.GameType, want core.Color, named bool) (uhp.Opponent, core.Color, error) {
+func (p *Local) Match(ctx context.Context, t core.GameType, want core.Color, named bool) (uhp.Opponent, core.Color, error) {
 	p.mu.Lock()
 	for i, r := range p.queue {
 		if r.gameType != t || (named && r.named && r.color == want) {
@@ -135,7 +147,7 @@ func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ engine.Limit, _ fun
 		}
 		return core.NoMove, s.table.why
 	case <-timer.C:
-		return core.NoMove, seatError{msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), how: "timeout"}
+		return core.NoMove, SeatError{Msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), How: "timeout"}
 	case <-ctx.Done():
 		return core.NoMove, ctx.Err()
 	}
@@ -154,4 +166,4 @@ func (s *seat) Moved(m core.Move) {
 func (s *seat) KeptElsewhere() bool { return s.color == core.Black }
 
 // Leave ends the table for both players.
-func (s *seat) Leave(reason string) { s.table.leave(s.color, reason) }
+func (s *seat) Leave(why uhp.Leaving) { s.table.leave(s.color, why) }

@@ -1,16 +1,18 @@
-package main
+package daemon
 
 import (
 	"fmt"
 	"io"
 	"net"
 
+	"github.com/hivebridge/hivebridge/internal/allowlist"
+
 	"github.com/hivebridge/hivebridge/protocols/hub"
 )
 
 // serveHub runs one Hub session on a connection. At shutdown its input
 // ends, so a search in progress is stopped and answered with its done.
-func (s *server) serveHub(raw net.Conn) {
+func (s *Server) serveHub(raw net.Conn) {
 	defer s.active.Done()
 	defer raw.Close()
 	defer s.recoverSession("hub-tcp", s.log.With().Str("remote", raw.RemoteAddr().String()).Logger())
@@ -36,17 +38,17 @@ func (s *server) serveHub(raw net.Conn) {
 		}
 	}
 	cfg := hub.Config{
-		ID:            hub.ID{Name: name, Version: version},
+		ID:            hub.ID{Name: name, Version: s.cfg.Version},
 		Expansions:    s.expansions,
 		Searcher:      searcher,
 		Settings:      settings,
 		Interruptible: s.interruptible,
 		Fallback:      s.fallback,
-		MaxLine:       s.cfg.maxLine,
+		MaxLine:       s.cfg.MaxLine,
 		Log:           log,
 	}
 	if s.archive != nil {
-		games := s.positionLog("hub-tcp", hubGUI)
+		games := s.positionLog("hub-tcp", HubGUI)
 		defer games.closed()
 		cfg.Games = hubGames{games}
 	}
@@ -60,12 +62,12 @@ func (s *server) serveHub(raw net.Conn) {
 // serveJSON answers a Choose-Turn JSON controller on a connection. At
 // shutdown its search is cancelled, so the request in hand is answered at
 // once.
-func (s *server) serveJSON(conn net.Conn) {
+func (s *Server) serveJSON(conn net.Conn) {
 	defer s.active.Done()
 	defer conn.Close()
 	defer s.recoverSession("hivejson", s.log.With().Str("remote", conn.RemoteAddr().String()).Logger())
 	if !s.allowed(conn.RemoteAddr()) {
-		s.jsonServer.Refuse(conn, notAllowed(conn.RemoteAddr().String()))
+		s.jsonServer.Refuse(conn, allowlist.Refusal(conn.RemoteAddr().String()))
 		return
 	}
 	if err := s.admit(); err != nil {

@@ -1,12 +1,13 @@
-package main
+package daemon
 
 import (
 	"context"
 
-	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 )
 
 // metrics are the daemon's Prometheus series, in a registry of the

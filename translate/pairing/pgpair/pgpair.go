@@ -26,6 +26,7 @@ import (
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/archive"
+	"github.com/hivebridge/hivebridge/translate/pairing"
 )
 
 // Pairing is one daemon's side of the shared pairing. The requests wait in
@@ -57,7 +58,11 @@ type Pairing struct {
 
 	mu      sync.Mutex
 	waiting map[int64]chan notice // request id -> its partner's arrival
-	seats   map[string]*seat      // "table:colour" -> a seat of this daemon
+	// early holds a partner's arrival for a request whose viewer is not
+	// yet waiting: a partner on another daemon may take the request
+	// between its INSERT's commit and the viewer's registering here.
+	early map[int64]notice
+	seats map[string]*seat // "table:colour" -> a seat of this daemon
 
 	stop context.CancelFunc
 	done chan struct{}
@@ -92,7 +97,7 @@ func Open(ctx context.Context, dsn string, wait, moveWait time.Duration, log zer
 	id := make([]byte, 8)
 	rand.Read(id)
 	p := &Pairing{wait: wait, moveWait: moveWait, log: log, channel: "hivebridge_pair_" + hex.EncodeToString(id),
-		waiting: map[int64]chan notice{}, seats: map[string]*seat{}, done: make(chan struct{})}
+		waiting: map[int64]chan notice{}, early: map[int64]notice{}, seats: map[string]*seat{}, done: make(chan struct{})}
 	fail := func(err error) (*Pairing, error) {
 		p.Close()
 		return nil, fmt.Errorf("pairing through %s: %w", archive.Redact(dsn), err)
@@ -233,6 +238,8 @@ func (p *Pairing) relay(ctx context.Context) error {
 			fmt.Sscan(id, &req)
 			if ch := p.waiting[req]; ch != nil {
 				ch <- msg
+			} else {
+				p.early[req] = msg
 			}
 		} else if s := p.seats[msg.Seat]; s != nil {
 			switch msg.Kind {
@@ -242,7 +249,7 @@ func (p *Pairing) relay(ctx context.Context) error {
 				default:
 				}
 			case "leave":
-				s.leave(seatError{msg: msg.Why, how: msg.How})
+				s.leave(pairing.SeatError{Msg: msg.Why, How: msg.How})
 			}
 		}
 		p.mu.Unlock()
@@ -391,6 +398,10 @@ func (p *Pairing) await(ctx context.Context, gameType string, want core.Color, n
 	}
 	arrived := make(chan notice, 1)
 	p.mu.Lock()
+	if n, ok := p.early[id]; ok { // taken before this viewer waited
+		delete(p.early, id)
+		arrived <- n
+	}
 	p.waiting[id] = arrived
 	p.mu.Unlock()
 	defer func() {
@@ -456,17 +467,10 @@ type seat struct {
 	inbox         chan core.Move
 	once          sync.Once
 	left          chan struct{}
-	why           seatError
+	why           pairing.SeatError
 }
 
-// seatError says why a player has no move from the other, and how that
-// ends the game.
-type seatError struct{ msg, how string }
-
-func (e seatError) Error() string    { return e.msg }
-func (e seatError) HowEnded() string { return e.how }
-
-func (s *seat) leave(why seatError) {
+func (s *seat) leave(why pairing.SeatError) {
 	s.once.Do(func() {
 		s.why = why
 		close(s.left)
@@ -488,7 +492,7 @@ func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ engine.Limit, _ fun
 		}
 		return core.NoMove, s.why
 	case <-timer.C:
-		return core.NoMove, seatError{msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), how: "timeout"}
+		return core.NoMove, pairing.SeatError{Msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), How: "timeout"}
 	case <-ctx.Done():
 		return core.NoMove, ctx.Err()
 	}
@@ -502,17 +506,10 @@ func (s *seat) Moved(m core.Move) {
 }
 
 // Leave ends the table for both players.
-func (s *seat) Leave(reason string) {
-	how := "abandoned"
-	switch {
-	case strings.HasPrefix(reason, "forfeited"):
-		how = "forfeit"
-	case strings.HasPrefix(reason, "left"):
-		how = "disconnect"
-	}
-	s.leave(seatError{msg: "you left", how: how})
+func (s *seat) Leave(why uhp.Leaving) {
+	s.leave(pairing.SeatError{Msg: "you left", How: why.How})
 	s.p.forget(s)
-	if err := s.p.send(context.Background(), s.theirChannel, notice{Kind: "leave", Seat: s.theirKey, Why: s.color.String() + " " + reason, How: how}); err != nil {
+	if err := s.p.send(context.Background(), s.theirChannel, notice{Kind: "leave", Seat: s.theirKey, Why: s.color.String() + " " + why.Reason, How: why.How}); err != nil {
 		s.p.log.Warn().Err(err).Msg("pairing: leaving could not be sent")
 	}
 }

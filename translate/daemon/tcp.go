@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/hivebridge/hivebridge/internal/allowlist"
 )
 
 // writeTimeout bounds every write to a client: one that stops reading is
@@ -22,7 +24,7 @@ const writeTimeout = 30 * time.Second
 // file descriptors, a connection aborted before it was accepted) is waited
 // out, from 5 ms doubling to a second, as net/http's server does: it must
 // not end the daemon. Any other error is returned.
-func (s *server) accept(l net.Listener, serve func(net.Conn)) error {
+func (s *Server) accept(l net.Listener, serve func(net.Conn)) error {
 	var wait time.Duration
 	for {
 		conn, err := l.Accept()
@@ -118,11 +120,11 @@ type lineSession struct {
 // an absolute deadline (--auth-timeout), and their line is read only up to
 // --max-line, so that clients without the token can take neither memory
 // nor the slots of those who have it.
-func (s *server) admitLine(raw net.Conn, protocol string, refuse func(w io.Writer, msg string)) (*lineSession, bool) {
+func (s *Server) admitLine(raw net.Conn, protocol string, refuse func(w io.Writer, msg string)) (*lineSession, bool) {
 	endOnDrain := protocol != "uhp-tcp"
-	conn := &deadlineConn{Conn: raw, idle: s.cfg.idle, draining: &s.draining, endOnDrain: endOnDrain}
+	conn := &deadlineConn{Conn: raw, idle: s.cfg.IdleTimeout, draining: &s.draining, endOnDrain: endOnDrain}
 	if !s.allowed(raw.RemoteAddr()) {
-		refuse(conn, notAllowed(raw.RemoteAddr().String()).Error())
+		refuse(conn, allowlist.Refusal(raw.RemoteAddr().String()).Error())
 		return nil, false
 	}
 	if s.draining.Load() {
@@ -177,11 +179,11 @@ func readAuthLine(in *bufio.Reader, limit int) (line string, tooLong bool, err e
 // authenticate reads a TCP client's "auth TOKEN" line and checks it. It
 // returns "" when the token is right, "-" when the client left without a
 // word, and otherwise the refusal to send.
-func (s *server) authenticate(conn *deadlineConn, in *bufio.Reader, protocol string) string {
-	if n := s.unauthenticated.Add(1); n > int64(s.cfg.maxUnauthenticated) {
+func (s *Server) authenticate(conn *deadlineConn, in *bufio.Reader, protocol string) string {
+	if n := s.unauthenticated.Add(1); n > int64(s.cfg.MaxUnauthenticated) {
 		s.unauthenticated.Add(-1)
 		s.metrics.refused.WithLabelValues("max_unauthenticated").Inc()
-		return fmt.Sprintf("Too many connections are waiting to log in (%d); try again later.", s.cfg.maxUnauthenticated)
+		return fmt.Sprintf("Too many connections are waiting to log in (%d); try again later.", s.cfg.MaxUnauthenticated)
 	}
 	defer s.unauthenticated.Add(-1)
 	untrack := s.track(&sessionConn{
@@ -189,8 +191,8 @@ func (s *server) authenticate(conn *deadlineConn, in *bufio.Reader, protocol str
 		close:     func() { conn.Conn.Close() },
 	})
 	defer untrack()
-	conn.until = time.Now().Add(s.cfg.authTimeout)
-	line, tooLong, err := readAuthLine(in, s.cfg.maxLine)
+	conn.until = time.Now().Add(s.cfg.AuthTimeout)
+	line, tooLong, err := readAuthLine(in, s.cfg.MaxLine)
 	conn.until = time.Time{}
 	conn.idled.Store(false)
 	if s.draining.Load() {
@@ -200,15 +202,15 @@ func (s *server) authenticate(conn *deadlineConn, in *bufio.Reader, protocol str
 	msg := ""
 	switch {
 	case tooLong:
-		msg = fmt.Sprintf("The auth line is longer than %d bytes.", s.cfg.maxLine)
+		msg = fmt.Sprintf("The auth line is longer than %d bytes.", s.cfg.MaxLine)
 	case err != nil && line == "":
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() || s.draining.Load() {
 			return "-" // the client left without a word: nothing to answer
 		}
-		msg = fmt.Sprintf("No auth line within %s: the connection is closed.", s.cfg.authTimeout)
+		msg = fmt.Sprintf("No auth line within %s: the connection is closed.", s.cfg.AuthTimeout)
 	case err != nil:
-		msg = fmt.Sprintf("No complete auth line within %s: the connection is closed.", s.cfg.authTimeout)
+		msg = fmt.Sprintf("No complete auth line within %s: the connection is closed.", s.cfg.AuthTimeout)
 	case !strings.EqualFold(word, "auth"):
 		msg = "Authentication required: send 'auth <token>' as the first line."
 	case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.token)) != 1:
@@ -223,7 +225,7 @@ func (s *server) authenticate(conn *deadlineConn, in *bufio.Reader, protocol str
 }
 
 // serveTCP runs one UHP session on a connection.
-func (s *server) serveTCP(raw net.Conn) {
+func (s *Server) serveTCP(raw net.Conn) {
 	defer s.active.Done()
 	defer raw.Close()
 	defer s.recoverSession("uhp-tcp", s.log.With().Str("remote", raw.RemoteAddr().String()).Logger())
@@ -243,12 +245,12 @@ func (s *server) serveTCP(raw net.Conn) {
 // sayWhyEnded tells a line-protocol client why the daemon ended its
 // session, when it did: it sent nothing for the idle timeout, or the
 // daemon is shutting down.
-func (s *server) sayWhyEnded(conn *deadlineConn, refuse func(w io.Writer, msg string)) {
+func (s *Server) sayWhyEnded(conn *deadlineConn, refuse func(w io.Writer, msg string)) {
 	switch {
 	case s.draining.Load():
 		refuse(conn, "The server is shutting down: the session is closed.")
 	case conn.idled.Load():
-		refuse(conn, fmt.Sprintf("No command for %s: the session is closed.", s.cfg.idle))
+		refuse(conn, fmt.Sprintf("No command for %s: the session is closed.", s.cfg.IdleTimeout))
 		s.metrics.refused.WithLabelValues("idle").Inc()
 	}
 }

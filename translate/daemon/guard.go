@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func commandLabel(word string) string {
 // session: the panic is logged with its stack and counted, and the
 // session's deferred clean-up runs as it unwinds. Deferred first in
 // every session's goroutine, so that it runs last.
-func (s *server) recoverSession(protocol string, log zerolog.Logger) {
+func (s *Server) recoverSession(protocol string, log zerolog.Logger) {
 	if v := recover(); v != nil {
 		s.metrics.panics.WithLabelValues(protocol).Inc()
 		log.Error().Interface("panic", v).Str("stack", string(debug.Stack())).Msg("session ended by a panic")
@@ -64,7 +64,7 @@ func loopbackHost(host string) bool {
 // domain that a rebinding DNS points at 127.0.0.1 still sends its own
 // name, and is refused: otherwise it would be same-origin with the daemon
 // and could play on /uhp and read /games without a token.
-func (s *server) hostAllowed(hostport string) bool {
+func (s *Server) hostAllowed(hostport string) bool {
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		host = h
@@ -73,7 +73,7 @@ func (s *server) hostAllowed(hostport string) bool {
 		return true
 	}
 	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
-	for _, p := range s.cfg.publicHosts {
+	for _, p := range s.cfg.PublicHosts {
 		if strings.EqualFold(strings.Trim(p, "[]"), host) {
 			return true
 		}

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"bytes"
@@ -14,10 +14,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hivebridge/hivebridge/internal/allowlist"
+
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"github.com/hivebridge/hivebridge/cmd/hivebridge/web"
 )
 
 // newHTTPServer returns the daemon's HTTP server. Its connections have
@@ -26,7 +26,7 @@ import (
 // and at most --max-http-conns are open at once besides WebSocket
 // sessions, which --max-sessions bounds once they are upgraded: one more
 // is closed as soon as it is accepted.
-func (s *server) newHTTPServer() *http.Server {
+func (s *Server) newHTTPServer() *http.Server {
 	return &http.Server{
 		Handler:           s.httpHandler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -35,7 +35,7 @@ func (s *server) newHTTPServer() *http.Server {
 		ConnState: func(c net.Conn, state http.ConnState) {
 			switch state {
 			case http.StateNew:
-				if s.httpConns.Add(1) > int64(s.cfg.maxHTTPConns) {
+				if s.httpConns.Add(1) > int64(s.cfg.MaxHTTPConns) {
 					s.metrics.refused.WithLabelValues("max_http_conns").Inc()
 					c.Close() // net/http then reports it closed, and it is given back below
 				}
@@ -52,7 +52,7 @@ func (s *server) newHTTPServer() *http.Server {
 // httpHandler serves the viewer page at / and its files under /assets/,
 // open to all (they hold no secret), and /uhp (WebSocket), /healthz and
 // /metrics behind the token when there is one.
-func (s *server) httpHandler() http.Handler {
+func (s *Server) httpHandler() http.Handler {
 	private := http.NewServeMux()
 	private.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if why := s.archiveHealth(r.Context()); why != "" {
@@ -63,19 +63,23 @@ func (s *server) httpHandler() http.Handler {
 		fmt.Fprintln(w, "ok")
 	})
 	private.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
-	private.HandleFunc("/uhp", s.serveWebSocket)
 	s.archiveRoutes(private)
 	mux := http.NewServeMux()
-	page := web.Handler()
-	mux.Handle("GET /{$}", page)
-	mux.Handle("GET "+web.AssetPrefix, page)
+	if s.cfg.Page != nil {
+		mux.Handle("GET /{$}", s.cfg.Page)
+		mux.Handle("GET "+s.cfg.PagePrefix, s.cfg.Page)
+	}
+	// /uhp checks the token itself: a browser, which cannot set a
+	// WebSocket's headers, sends it as its first message rather than in
+	// the address, where proxies would log it.
+	mux.HandleFunc("/uhp", s.serveWebSocket)
 	mux.Handle("/", s.requireToken(private))
 	return s.allowFrom(s.requireHost(mux))
 }
 
 // requireHost refuses, with 421 Misdirected Request, a request whose Host
 // the daemon does not serve (see hostAllowed).
-func (s *server) requireHost(next http.Handler) http.Handler {
+func (s *Server) requireHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(r.Host) {
 			s.metrics.refused.WithLabelValues("host").Inc()
@@ -88,44 +92,108 @@ func (s *server) requireHost(next http.Handler) http.Handler {
 
 // allowFrom refuses, with 403, requests from clients --allow-from does not
 // list.
-func (s *server) allowFrom(next http.Handler) http.Handler {
+func (s *Server) allowFrom(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.allow.AllowsHostPort(r.RemoteAddr) {
 			s.metrics.refused.WithLabelValues("allow_from").Inc()
-			http.Error(w, notAllowed(r.RemoteAddr).Error(), http.StatusForbidden)
+			http.Error(w, allowlist.Refusal(r.RemoteAddr).Error(), http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// bearerToken is the token a request presents in its Authorization header
+// ("Bearer TOKEN", the scheme in any case: RFC 7235, 2.1) or, for clients
+// that can set no header, in ?token=TOKEN; "" when it presents none.
+func bearerToken(r *http.Request) string {
+	given := r.URL.Query().Get("token")
+	if scheme, auth, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " "); ok && strings.EqualFold(scheme, "bearer") {
+		given = strings.TrimSpace(auth)
+	}
+	return given
+}
+
+// tokenIs reports, in constant time, whether given is the daemon's token.
+func (s *Server) tokenIs(given string) bool {
+	return subtle.ConstantTimeCompare([]byte(given), []byte(s.token)) == 1
+}
+
 // requireToken refuses requests without the bearer token, when the server
-// has one: "Authorization: Bearer TOKEN", or ?token=TOKEN for browsers,
-// which cannot set headers on a WebSocket.
-func (s *server) requireToken(next http.Handler) http.Handler {
+// has one: "Authorization: Bearer TOKEN", or ?token=TOKEN for clients that
+// can set no header.
+func (s *Server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.token != "" {
-			given := r.URL.Query().Get("token")
-			// RFC 7235, 2.1: the scheme is case-insensitive.
-			if scheme, auth, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " "); ok && strings.EqualFold(scheme, "bearer") {
-				given = strings.TrimSpace(auth)
-			}
-			if subtle.ConstantTimeCompare([]byte(given), []byte(s.token)) != 1 {
-				s.metrics.refused.WithLabelValues("token").Inc()
-				s.metrics.failedLogins.WithLabelValues("http").Inc()
-				s.logins.failed(r.RemoteAddr, "http", "missing or bad bearer token on "+r.URL.Path)
-				w.Header().Set("WWW-Authenticate", `Bearer realm="hivebridge"`)
-				http.Error(w, "missing or bad bearer token", http.StatusUnauthorized)
-				return
-			}
+		if s.token != "" && !s.tokenIs(bearerToken(r)) {
+			s.refuseToken(w, r)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// refuseToken answers a request whose token is missing or wrong with 401,
+// counted and logged.
+func (s *Server) refuseToken(w http.ResponseWriter, r *http.Request) {
+	s.metrics.refused.WithLabelValues("token").Inc()
+	s.metrics.failedLogins.WithLabelValues("http").Inc()
+	s.logins.failed(r.RemoteAddr, "http", "missing or bad bearer token on "+r.URL.Path)
+	w.Header().Set("WWW-Authenticate", `Bearer realm="hivebridge"`)
+	http.Error(w, "missing or bad bearer token", http.StatusUnauthorized)
+}
+
+// authenticateWS reads the first message of a WebSocket session that came
+// without a token, when the daemon has one: it must be "auth TOKEN". Until
+// then the session holds no slot, counts against --max-unauthenticated and
+// has --auth-timeout in all. It reports whether the token is right, having
+// told the client why not otherwise.
+func (s *Server) authenticateWS(conn *websocket.Conn, remote string, send func(string) error) bool {
+	refuse := func(msg string) bool {
+		send("err " + msg + "\nok\n")
+		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "authentication"), time.Now().Add(time.Second))
+		return false
+	}
+	if n := s.unauthenticated.Add(1); n > int64(s.cfg.MaxUnauthenticated) {
+		s.unauthenticated.Add(-1)
+		s.metrics.refused.WithLabelValues("max_unauthenticated").Inc()
+		return refuse(fmt.Sprintf("Too many connections are waiting to log in (%d); try again later.", s.cfg.MaxUnauthenticated))
+	}
+	defer s.unauthenticated.Add(-1)
+	defer s.track(&sessionConn{
+		interrupt: func() { conn.SetReadDeadline(time.Now()) },
+		close:     func() { conn.Close() },
+	})()
+	conn.SetReadDeadline(time.Now().Add(s.cfg.AuthTimeout))
+	kind, data, err := conn.ReadMessage()
+	conn.SetReadDeadline(time.Time{})
+	if s.draining.Load() {
+		return refuse("The server is shutting down.")
+	}
+	word, token, _ := strings.Cut(strings.TrimSpace(string(data)), " ")
+	var msg string
+	switch {
+	case err != nil:
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			return false // the client left, or sent too much: nothing to answer
+		}
+		msg = fmt.Sprintf("No auth message within %s: the session is closed.", s.cfg.AuthTimeout)
+	case kind != websocket.TextMessage || !strings.EqualFold(word, "auth"):
+		msg = "Authentication required: send 'auth <token>' as the first message."
+	case !s.tokenIs(strings.TrimSpace(token)):
+		msg = "Bad token."
+	default:
+		return true
+	}
+	s.metrics.refused.WithLabelValues("token").Inc()
+	s.metrics.failedLogins.WithLabelValues("uhp-ws").Inc()
+	s.logins.failed(remote, "uhp-ws", msg)
+	return refuse(msg)
+}
+
 // checkOrigin lets a browser page connect only from the server's own host
 // or an allowed origin; clients that send no Origin are not browsers.
-func (s *server) checkOrigin(r *http.Request) bool {
+func (s *Server) checkOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return true
@@ -137,7 +205,7 @@ func (s *server) checkOrigin(r *http.Request) bool {
 	if strings.EqualFold(u.Host, r.Host) {
 		return true
 	}
-	for _, allowed := range s.cfg.origins {
+	for _, allowed := range s.cfg.Origins {
 		if strings.EqualFold(strings.TrimRight(allowed, "/"), origin) {
 			return true
 		}
@@ -156,7 +224,14 @@ func (s *server) checkOrigin(r *http.Request) bool {
 // goroutine waits for the search), so the connection has a single writer;
 // another reads, so that a client that leaves in the middle of a search
 // cancels it at once rather than holding an engine of the pool to its end.
-func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
+	// A token presented in the request is checked before the upgrade;
+	// without one, the first message must carry it (authenticateWS).
+	given := bearerToken(r)
+	if s.token != "" && given != "" && !s.tokenIs(given) {
+		s.refuseToken(w, r)
+		return
+	}
 	upgrader := websocket.Upgrader{CheckOrigin: s.checkOrigin, ReadBufferSize: 1024, WriteBufferSize: 1024}
 	conn, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
@@ -175,6 +250,10 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	closeWith := func(code int, reason string) {
 		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
 	}
+	conn.SetReadLimit(int64(s.cfg.MaxLine))
+	if s.token != "" && given == "" && !s.authenticateWS(conn, r.RemoteAddr, send) {
+		return
+	}
 	if err := s.admit(); err != nil {
 		send("err " + err.Error() + "\nok\n")
 		closeWith(websocket.CloseTryAgainLater, "session limit")
@@ -188,7 +267,6 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		interrupt: func() { conn.SetReadDeadline(time.Now()) },
 		close:     func() { conn.Close() },
 	})()
-	conn.SetReadLimit(int64(s.cfg.maxLine))
 
 	engine, log := s.newSession("uhp-ws")
 	defer engine.Close()
@@ -211,7 +289,7 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 			leave()
 		}
 	}, done)
-	idle := time.NewTimer(s.cfg.idle)
+	idle := time.NewTimer(s.cfg.IdleTimeout)
 	defer idle.Stop()
 	for {
 		var msg wsMessage
@@ -219,7 +297,7 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		case msg = <-messages:
 		case <-idle.C:
 			s.metrics.refused.WithLabelValues("idle").Inc()
-			send(fmt.Sprintf("err No command for %s: the session is closed.\nok\n", s.cfg.idle))
+			send(fmt.Sprintf("err No command for %s: the session is closed.\nok\n", s.cfg.IdleTimeout))
 			closeWith(websocket.CloseNormalClosure, "idle")
 			log.Info().Msg("session ended: idle")
 			return
@@ -255,7 +333,7 @@ func (s *server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 			log.Info().Msg("session ended: the client left during a command")
 			return
 		}
-		idle.Reset(s.cfg.idle)
+		idle.Reset(s.cfg.IdleTimeout)
 	}
 }
 

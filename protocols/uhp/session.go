@@ -30,7 +30,7 @@ const (
 	Early
 )
 
-// Config sets up an engine session.
+// Config sets up a Session.
 type Config struct {
 	// ID is the engine's name and version, the id line of info.
 	ID string
@@ -92,11 +92,12 @@ type Config struct {
 	BeforeCommand func()
 }
 
-// Engine answers a viewer in UHP: one command per line, each answer ending
-// with ok. It holds the authoritative game and the spelling of every move
+// Session answers a viewer in UHP, as an engine does: one command per
+// line, each answer ending with ok. (hub.Session and hivejson.Server play
+// the same role for their protocols; translate.Engine is a backend.) It holds the authoritative game and the spelling of every move
 // the viewer played, so that the GameStrings it returns repeat the viewer's
 // own text; the moves it writes itself are spelled canonically.
-type Engine struct {
+type Session struct {
 	cfg       Config
 	game      *core.Game  // nil until the first newgame
 	layout    *Layout     // the game's, in the early dialect: moves go through it
@@ -124,7 +125,7 @@ type Engine struct {
 // Interrupt cancels the command in progress, as the reference engine does
 // on SIGINT: a search answers at once with the best move it has. It
 // reports whether a command was in progress.
-func (e *Engine) Interrupt() bool {
+func (e *Session) Interrupt() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.stop == nil {
@@ -134,10 +135,10 @@ func (e *Engine) Interrupt() bool {
 	return true
 }
 
-// NewEngine returns an engine session with no game in progress, as the
+// NewSession returns a session with no game in progress, as the
 // reference engine starts.
-func NewEngine(cfg Config) *Engine {
-	e := &Engine{cfg: cfg, bestFor: -1}
+func NewSession(cfg Config) *Session {
+	e := &Session{cfg: cfg, bestFor: -1}
 	e.defaultTime = &engine.Option{Name: "DefaultBestMoveTime", Type: engine.DoubleOption, Default: "5", Min: "0.01", Max: "86400"}
 	e.repetitionDraw = &engine.Option{Name: "RepetitionDraw", Type: engine.BoolOption, Default: "True", Apply: func(v string) error {
 		if e.game != nil {
@@ -162,7 +163,7 @@ func NewEngine(cfg Config) *Engine {
 const maxLine = 1 << 20
 
 // maxLineLen is the session's bound on the length of a command line.
-func (e *Engine) maxLineLen() int {
+func (e *Session) maxLineLen() int {
 	if e.cfg.MaxLine > 0 {
 		return e.cfg.MaxLine
 	}
@@ -179,7 +180,7 @@ func (e *Engine) maxLineLen() int {
 // line being read. In either case the goroutine reading in may still be
 // blocked in in's Read when Run returns: the caller must then close in
 // (the connection), which ends it.
-func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+func (e *Session) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer e.Close()
 	w := bufio.NewWriter(out)
 	e.Handle(ctx, "info", w)
@@ -217,7 +218,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // runReadingAhead is Run with CancelOnEnd: the input is read on a
 // goroutine of its own while the commands are answered one at a time, in
 // order, on this one.
-func (e *Engine) runReadingAhead(ctx context.Context, r *bufio.Reader, w *bufio.Writer) error {
+func (e *Session) runReadingAhead(ctx context.Context, r *bufio.Reader, w *bufio.Writer) error {
 	cmdCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	in := newReadAhead(e.maxLineLen())
@@ -366,7 +367,7 @@ func flush(w io.Writer) {
 // line that is not valid UTF-8 is no command: it is answered with an error
 // that quotes none of it, so that nothing the engine writes is invalid
 // UTF-8, which a viewer's decoder may choke on.
-func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit bool) {
+func (e *Session) Handle(ctx context.Context, line string, w io.Writer) (quit bool) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return false
@@ -416,21 +417,15 @@ func (e *Engine) Handle(ctx context.Context, line string, w io.Writer) (quit boo
 // than err: an illegal or unparsable move.
 type invalidMove struct{ error }
 
-// Error is an error that is a constant: the package's sentinel errors are
-// constants rather than variables, so nothing can reassign them.
-type Error string
-
-func (e Error) Error() string { return string(e) }
-
 // The reference engine's words for its common errors.
 const (
-	errInvalidCommand Error = "Invalid command. Try 'help' to see a list of valid commands."
-	errNoGame         Error = "No game in progress. Try 'newgame' to start a new game."
-	errGameOver       Error = "The game is over. Try 'newgame' to start a new game."
-	errNotUTF8        Error = "The command is not valid UTF-8."
+	errInvalidCommand engine.Error = "Invalid command. Try 'help' to see a list of valid commands."
+	errNoGame         engine.Error = "No game in progress. Try 'newgame' to start a new game."
+	errGameOver       engine.Error = "The game is over. Try 'newgame' to start a new game."
+	errNotUTF8        engine.Error = "The command is not valid UTF-8."
 )
 
-func (e *Engine) dispatch(ctx context.Context, cmd string, args []string, w io.Writer) error {
+func (e *Session) dispatch(ctx context.Context, cmd string, args []string, w io.Writer) error {
 	switch cmd {
 	case "info":
 		return e.info(args, w)
@@ -469,7 +464,7 @@ func (e *Engine) dispatch(ctx context.Context, cmd string, args []string, w io.W
 	return errInvalidCommand
 }
 
-func (e *Engine) info(args []string, w io.Writer) error {
+func (e *Session) info(args []string, w io.Writer) error {
 	if len(args) != 0 {
 		return errInvalidCommand
 	}
@@ -480,7 +475,7 @@ func (e *Engine) info(args []string, w io.Writer) error {
 	return nil
 }
 
-func (e *Engine) help(w io.Writer) error {
+func (e *Session) help(w io.Writer) error {
 	cmds := []string{"info", "newgame [GameTypeString|GameString]", "play MoveString", "pass", "validmoves",
 		"bestmove [time hh:mm:ss|depth N]", "undo [N]", "options [get Name|set Name Value]", "perft N", "exit"}
 	if e.cfg.Dialect == Early {
@@ -494,13 +489,13 @@ func (e *Engine) help(w io.Writer) error {
 }
 
 // gameString writes the current GameString with the moves as spelled.
-func (e *Engine) gameString() string {
+func (e *Session) gameString() string {
 	return GameString{Type: e.game.Type(), State: e.state(), Turn: TurnOf(e.game), Moves: e.spellings}.String()
 }
 
 // setGame makes g the session's game, with its layout in the early
 // dialect (l, or a new one if l is nil).
-func (e *Engine) setGame(g *core.Game, l *Layout) {
+func (e *Session) setGame(g *core.Game, l *Layout) {
 	e.game, e.layout = g, nil
 	if e.cfg.Dialect == Early {
 		if l == nil {
@@ -511,7 +506,7 @@ func (e *Engine) setGame(g *core.Game, l *Layout) {
 }
 
 // readMove reads a move of the session's game in its dialect.
-func (e *Engine) readMove(s string) (core.Move, error) {
+func (e *Session) readMove(s string) (core.Move, error) {
 	if e.layout != nil {
 		return e.layout.ParseMove(s)
 	}
@@ -520,7 +515,7 @@ func (e *Engine) readMove(s string) (core.Move, error) {
 
 // playMove plays a legal move of the session's game, through its layout
 // in the early dialect.
-func (e *Engine) playMove(m core.Move) {
+func (e *Session) playMove(m core.Move) {
 	if e.layout != nil {
 		e.layout.Play(m)
 		return
@@ -530,7 +525,7 @@ func (e *Engine) playMove(m core.Move) {
 
 // writeMoves spells moves of the current position canonically in the
 // session's dialect.
-func (e *Engine) writeMoves(moves []core.Move) []string {
+func (e *Session) writeMoves(moves []core.Move) []string {
 	out := make([]string, len(moves))
 	for i, m := range moves {
 		if e.layout != nil {
@@ -545,7 +540,7 @@ func (e *Engine) writeMoves(moves []core.Move) []string {
 // newGame answers "newgame", "newgame GameTypeString" and
 // "newgame GameString"; a GameString's moves are all read and checked, and
 // a bad one leaves the current game as it was.
-func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error {
+func (e *Session) newGame(ctx context.Context, args []string, w io.Writer) error {
 	if len(args) > 0 && engine.EqualFold(args[0], "remote") {
 		return e.newRemoteGame(ctx, args[1:], w)
 	}
@@ -591,7 +586,7 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 		return fmt.Errorf("This engine does not support %s games.", FormatGameType(g.Type()))
 	}
 	e.recordLeft("abandoned", "the viewer started a new game")
-	e.leaveRemote("started a new game")
+	e.leaveRemote(Leaving{How: LeftNewGame, Reason: "started a new game"})
 	if err := engine.Forget(ctx, e.cfg.Searcher); err != nil {
 		e.cfg.Log.Warn().Err(err).Msg("the searcher could not forget the last game")
 	}
@@ -604,7 +599,7 @@ func (e *Engine) newGame(ctx context.Context, args []string, w io.Writer) error 
 
 // play answers "play MoveString" and "pass"; in a remote game the
 // opponent's reply follows.
-func (e *Engine) play(ctx context.Context, text string, w io.Writer) error {
+func (e *Session) play(ctx context.Context, text string, w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
@@ -616,7 +611,7 @@ func (e *Engine) play(ctx context.Context, text string, w io.Writer) error {
 	if err != nil {
 		return invalidMove{fmt.Errorf("Unable to parse move %q: %v.", text, strings.TrimSuffix(err.Error(), "."))}
 	}
-	if err := e.game.CheckMove(m); err != nil {
+	if err := e.game.RuleBroken(m); err != nil {
 		return invalidMove{err}
 	}
 	e.playMove(m)
@@ -638,7 +633,7 @@ func (e *Engine) play(ctx context.Context, text string, w io.Writer) error {
 	return nil
 }
 
-func (e *Engine) validMoves(w io.Writer) error {
+func (e *Session) validMoves(w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
@@ -653,7 +648,7 @@ func (e *Engine) validMoves(w io.Writer) error {
 
 // parseBestMoveLimit reads the arguments of bestmove: nothing (the
 // DefaultBestMoveTime option), "time hh:mm:ss" or "depth N".
-func (e *Engine) parseBestMoveLimit(args []string) (engine.Limit, error) {
+func (e *Session) parseBestMoveLimit(args []string) (engine.Limit, error) {
 	if len(args) == 0 {
 		secs, _ := strconv.ParseFloat(e.defaultTime.Value(), 64)
 		return engine.Limit{Time: time.Duration(secs * float64(time.Second))}, nil
@@ -695,7 +690,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec*float64(time.Second)), nil
 }
 
-func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error {
+func (e *Session) bestMove(ctx context.Context, args []string, w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
@@ -727,7 +722,7 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := e.game.CheckMove(m); err != nil {
+	if err := e.game.RuleBroken(m); err != nil {
 		return fmt.Errorf("The searcher returned an illegal move: %w", err)
 	}
 	e.best, e.bestFor = m, e.game.MovesPlayed()
@@ -742,7 +737,7 @@ func (e *Engine) bestMove(ctx context.Context, args []string, w io.Writer) error
 // result as engine.ForcedScoreBase minus its plies). A report with neither
 // depth nor score is the bare MoveString, as engines print who report only
 // their best move so far.
-func (e *Engine) progressLine(p engine.Progress) string {
+func (e *Session) progressLine(p engine.Progress) string {
 	move := e.writeMoves([]core.Move{p.Move})[0]
 	if p.Depth == 0 && p.Score.Kind == engine.NoScore {
 		return move
@@ -758,7 +753,7 @@ func (e *Engine) progressLine(p engine.Progress) string {
 // formatLine writes a line of moves from the current position, each in
 // the position the moves before it reached; it stops at the first move
 // that is not legal there.
-func (e *Engine) formatLine(moves []core.Move) []string {
+func (e *Session) formatLine(moves []core.Move) []string {
 	g := e.game.Clone()
 	var layout *Layout
 	if e.layout != nil {
@@ -781,7 +776,7 @@ func (e *Engine) formatLine(moves []core.Move) []string {
 	return out
 }
 
-func (e *Engine) undo(args []string, w io.Writer) error {
+func (e *Session) undo(args []string, w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
@@ -816,7 +811,7 @@ func (e *Engine) undo(args []string, w io.Writer) error {
 	return nil
 }
 
-func (e *Engine) findOption(name string) (*engine.Option, error) {
+func (e *Session) findOption(name string) (*engine.Option, error) {
 	for _, o := range e.options {
 		if engine.EqualFold(o.Name, name) {
 			return o, nil
@@ -827,7 +822,7 @@ func (e *Engine) findOption(name string) (*engine.Option, error) {
 
 // optionsCommand answers "options", "options get Name" and
 // "options set Name Value".
-func (e *Engine) optionsCommand(args []string, w io.Writer) error {
+func (e *Session) optionsCommand(args []string, w io.Writer) error {
 	switch {
 	case len(args) == 0:
 		for _, o := range e.options {
@@ -856,7 +851,7 @@ func (e *Engine) optionsCommand(args []string, w io.Writer) error {
 }
 
 // perft answers "perft N" with the lines of the perft command.
-func (e *Engine) perft(ctx context.Context, args []string, w io.Writer) error {
+func (e *Session) perft(ctx context.Context, args []string, w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}
@@ -927,7 +922,7 @@ func perftLine(d int, nodes uint64, elapsed time.Duration) string {
 }
 
 // history answers the early draft's history command.
-func (e *Engine) history(w io.Writer) error {
+func (e *Session) history(w io.Writer) error {
 	if e.game == nil {
 		return errNoGame
 	}

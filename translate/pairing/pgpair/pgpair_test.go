@@ -186,8 +186,8 @@ func TestListensAgain(t *testing.T) {
 	})
 	relays(t, white, black, core.Move(13))
 	relays(t, black, white, core.Move(14))
-	white.Leave("left")
-	black.Leave("left")
+	white.Leave(uhp.Leaving{How: uhp.LeftSession, Reason: "left the session"})
+	black.Leave(uhp.Leaving{How: uhp.LeftSession, Reason: "left the session"})
 	w, b := pair(t, two, one)
 	relays(t, w, b, core.Move(15))
 }

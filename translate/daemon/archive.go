@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -14,19 +14,12 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/spf13/cobra"
 
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/archive"
-	"github.com/hivebridge/hivebridge/translate/pgpair"
+	"github.com/hivebridge/hivebridge/translate/pairing"
+	"github.com/hivebridge/hivebridge/translate/pairing/pgpair"
 )
-
-// dbFlagHelp documents --db, on every command that has it.
-const dbFlagHelp = `the game archive: a SQLite file (default $XDG_DATA_HOME/hivebridge/games.db, or ~/.local/share/hivebridge/games.db), a postgres:// URL, or "none" to keep nothing`
-
-func registerDB(cmd *cobra.Command, db *string) {
-	cmd.Flags().StringVar(db, "db", "", dbFlagHelp)
-}
 
 // sweepEvery is how often a daemon looks for the games of daemons that
 // died (several daemons sharing a PostgreSQL archive, or one that
@@ -50,11 +43,11 @@ type serverArchive struct {
 // With --archive-retention, each sweep also deletes the games that
 // started longer ago than that and are no longer in progress, so that an
 // archive kept for a while does not grow for ever.
-func (s *server) openArchive(ctx context.Context) error {
-	if s.cfg.archiveRetention < 0 {
-		return fmt.Errorf("--archive-retention %s: want a duration of 0 (keep every game) or more", s.cfg.archiveRetention)
+func (s *Server) openArchive(ctx context.Context) error {
+	if s.cfg.ArchiveRetention < 0 {
+		return fmt.Errorf("--archive-retention %s: want a duration of 0 (keep every game) or more", s.cfg.ArchiveRetention)
 	}
-	store, err := archive.Open(ctx, s.cfg.db, "serve")
+	store, err := archive.Open(ctx, s.cfg.DB, "serve")
 	if err != nil || store == nil {
 		return err
 	}
@@ -74,7 +67,7 @@ func (s *server) openArchive(ctx context.Context) error {
 		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 15),
 	})
 	s.metrics.registry.MustRegister(a.lost, a.refused, waits)
-	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.archiveBacklog, OnLost: func(games, moves int) {
+	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.ArchiveBacklog, OnLost: func(games, moves int) {
 		a.lost.WithLabelValues("games").Add(float64(games))
 		a.lost.WithLabelValues("moves").Add(float64(moves))
 	}, OnRefused: func(cause string) { a.refused.WithLabelValues(cause).Inc() },
@@ -100,8 +93,8 @@ func (s *server) openArchive(ctx context.Context) error {
 		} else if n > 0 {
 			s.log.Info().Int("games", n).Msg("games left in progress by a stopped daemon marked interrupted")
 		}
-		if s.cfg.archiveRetention > 0 {
-			before := time.Now().Add(-s.cfg.archiveRetention)
+		if s.cfg.ArchiveRetention > 0 {
+			before := time.Now().Add(-s.cfg.ArchiveRetention)
 			n, err := store.Prune(ctx, before)
 			if err != nil {
 				s.log.Warn().Err(err).Msg("deleting the games older than --archive-retention")
@@ -127,18 +120,22 @@ func (s *server) openArchive(ctx context.Context) error {
 	return nil
 }
 
-// sharePairing pairs viewers through PostgreSQL when the daemon pairs
-// viewers and its archive is PostgreSQL: a viewer then meets the viewers
-// of every daemon on that archive.
-func (s *server) sharePairing(ctx context.Context) error {
-	if !s.cfg.pairViewers || s.archive == nil || !strings.HasPrefix(s.cfg.db, "postgres") {
-		return nil
+// openPairing pairs the viewers who start remote games, with
+// --pair-viewers: through PostgreSQL when the archive is PostgreSQL, so
+// that a viewer meets the viewers of every daemon on that archive, and
+// among the daemon's own viewers otherwise.
+func (s *Server) openPairing(ctx context.Context) error {
+	switch {
+	case !s.cfg.PairViewers:
+	case s.archive != nil && strings.HasPrefix(s.cfg.DB, "postgres"):
+		p, err := pgpair.Open(ctx, s.cfg.DB, s.cfg.PairWait, s.cfg.MoveWait, s.log)
+		if err != nil {
+			return err
+		}
+		s.pairing = p
+	default:
+		s.pairing = pairing.NewLocal(s.cfg.PairWait, s.cfg.MoveWait)
 	}
-	p, err := pgpair.Open(ctx, s.cfg.db, s.cfg.pairWait, s.cfg.moveWait, s.log)
-	if err != nil {
-		return err
-	}
-	s.shared = p
 	return nil
 }
 
@@ -150,13 +147,13 @@ func (a *serverArchive) close() {
 }
 
 // backendName is the backend as a player in the archive: its id and spec.
-func (s *server) backendName() string { return s.backendID + " (" + s.cfg.backend.spec + ")" }
+func (s *Server) backendName() string { return s.backendID + " (" + s.cfg.Backend + ")" }
 
 // gameLog records one session's games in the archive. A game is archived
 // from its first move: a session that starts games and plays none leaves
 // nothing behind.
 type gameLog struct {
-	s      *server
+	s      *Server
 	source string
 	begun  *uhp.GameEvent    // the game in progress, not archived yet
 	rec    *archive.Recorder // the game in progress, archived
@@ -243,7 +240,7 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 // archiveRoutes serves the archive: GET /games (a page of games, newest
 // first, filtered by the query), GET /games/{id} (one game with every
 // move), GET /games/{id}.txt (its GameString alone) and GET /ratings.
-func (s *server) archiveRoutes(mux *http.ServeMux) {
+func (s *Server) archiveRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /games", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
 		// The raw query, not r.URL.Query(), which drops a malformed
 		// parameter (player=%zz) without a word and lists every game.
@@ -314,7 +311,7 @@ func noParameters(r *http.Request) error {
 }
 
 // withArchive answers 404 when the daemon keeps no archive.
-func (s *server) withArchive(h func(http.ResponseWriter, *http.Request, archive.Store)) http.HandlerFunc {
+func (s *Server) withArchive(h func(http.ResponseWriter, *http.Request, archive.Store)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.archive == nil {
 			httpError(w, http.StatusNotFound, errors.New("this daemon keeps no archive (--db none)"))
@@ -354,15 +351,15 @@ func writeJSON(w http.ResponseWriter, v any) {
 // archiveHealth is the archive's part of /healthz: "" when it takes
 // writes (or there is none) and the pairing across daemons listens (or
 // there is none), else why not.
-func (s *server) archiveHealth(ctx context.Context) string {
+func (s *Server) archiveHealth(ctx context.Context) string {
 	var why []string
 	if s.archive != nil {
 		if err := s.archive.keeper.Health(ctx); err != nil {
 			why = append(why, err.Error())
 		}
 	}
-	if s.shared != nil {
-		if h := s.shared.Health(); h != "" {
+	if s.pairing != nil {
+		if h := s.pairing.Health(); h != "" {
 			why = append(why, h)
 		}
 	}

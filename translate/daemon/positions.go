@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"slices"
@@ -9,12 +9,13 @@ import (
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
 
-// The players that front ends which send whole positions name: the Hub
-// protocol and the Choose-Turn API identify neither the GUI nor the
-// controller, so the side that is not the backend is named by its role.
+// The players that front ends which send whole positions name in the
+// archive: the Hub protocol and the Choose-Turn API identify neither the
+// GUI nor the controller, so the side that is not the backend is named by
+// its role.
 const (
-	hubGUI         = "Hub GUI"
-	jsonController = "JSON controller"
+	HubGUI         = "Hub GUI"
+	JSONController = "JSON controller"
 )
 
 // positionLog keeps in the archive the games of a front end that is sent
@@ -33,7 +34,7 @@ type positionLog struct {
 	keeper  *archive.Keeper
 	source  string
 	backend string      // the backend's player name
-	other   string      // the other side's: hubGUI or jsonController
+	other   string      // the other side's: HubGUI or JSONController
 	drained func() bool // the daemon is stopping: a game cut now is interrupted
 
 	gameType core.GameType
@@ -233,15 +234,15 @@ func (j *jsonGames) Closed() {
 
 // positionLog returns a new log of the games of a session of source,
 // whose other side is other.
-func (s *server) positionLog(source, other string) *positionLog {
+func (s *Server) positionLog(source, other string) *positionLog {
 	return &positionLog{keeper: s.archive.keeper, source: source, backend: s.backendName(), other: other, drained: s.draining.Load}
 }
 
 // watchJSON is the JSON server's Watch: the games of a connection, when
 // the daemon keeps an archive. It is asked once the archive is open.
-func (s *server) watchJSON() hivejson.Watcher {
+func (s *Server) watchJSON() hivejson.Watcher {
 	if s.archive == nil {
 		return nil
 	}
-	return &jsonGames{newLog: func() *positionLog { return s.positionLog("hivejson", jsonController) }, games: map[string]*positionLog{}}
+	return &jsonGames{newLog: func() *positionLog { return s.positionLog("hivejson", JSONController) }, games: map[string]*positionLog{}}
 }

@@ -1,0 +1,78 @@
+package referee
+
+import (
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
+)
+
+// Ending is the kind of a game's end, so that the ways games ended are
+// counted apart: a forfeit is an engine's failure, a rules disagreement is
+// not.
+type Ending uint8
+
+// The kinds of ending.
+const (
+	ByRules        Ending = iota // a Queen surrounded, or threefold repetition
+	ByMoveCap                    // adjudicated a draw at the move cap
+	ByForfeit                    // an engine failed: it crashed, hung, erred, moved illegally or ran out of time
+	ByDisagreement               // an engine's verdict of the position differed from the referee's
+	// ByRefusal: an engine answered a command of hivebridge's with err
+	// or invalidmove (a translate.RefusedError). hivebridge may have sent
+	// what the engine cannot read, so the game is void, not the engine's
+	// loss, and the match stops there.
+	ByRefusal
+)
+
+// GameRecord is one finished game of a match.
+type GameRecord struct {
+	Index      int         // 0-based number of the game in the match
+	AWhite     bool        // engine A played White
+	Opening    string      // the GameString of the start position
+	GameString string      // the whole game, as uhp.Describe writes it
+	Result     core.Result // WhiteWins, BlackWins or Draw; InProgress for a void game (see Void)
+	Ending     Ending
+	Reason     string        // how it ended: "white queen surrounded", "black forfeits on bestmove: ..."
+	Disagree   *Disagreement // the verdicts, when Ending is ByDisagreement
+	Plies      int           // moves played, opening included
+	Elapsed    time.Duration
+	// Evals are, for each move the engines played (the opening's are not
+	// theirs), what the engine that played it said of it when it chose
+	// it: the depth and score of its last report, if it reported the
+	// move it played; a zero Eval where it said nothing.
+	Evals []Eval
+}
+
+// Eval is an engine's last word on the move it played: the depth it
+// searched and the score, from its own side's view.
+type Eval struct {
+	Depth int
+	Score engine.Score
+}
+
+// MoveReport tells, as a game goes on, how the engine that just moved
+// thought about its move.
+type MoveReport struct {
+	Game int  // the game's index in the match
+	A    bool // engine A moved
+	Ply  int  // the ply of the move, from the start of the game
+	Eval Eval
+}
+
+// Void reports whether the game has no result: a rules disagreement under
+// DisagreementVoid, or a refusal of hivebridge's command. It counts in no
+// score.
+func (r GameRecord) Void() bool { return r.Result == core.InProgress }
+
+// AScore is engine A's points from the game: 1, 0.5 or 0 (0 for a void
+// game, which Stats leave out).
+func (r GameRecord) AScore() float64 {
+	switch {
+	case r.Result == core.Draw:
+		return 0.5
+	case (r.Result == core.WhiteWins) == r.AWhite:
+		return 1
+	}
+	return 0
+}
