@@ -37,8 +37,10 @@ var rules = map[string]rule{
 
 	// A protocol knows core and the engine contract; Hub uses UHP's
 	// MoveString codec (TestHubTakesOnlyMoveStrings says which names).
-	"protocols/uhp":      {module: []string{"core", "core/engine"}, external: []string{"github.com/rs/zerolog"}},
-	"protocols/hivejson": {module: []string{"core", "core/engine"}, external: []string{"github.com/rs/zerolog"}},
+	"protocols/uhp": {module: []string{"core", "core/engine"}, external: []string{"github.com/rs/zerolog"}},
+	// hivejson's AI-module server and the daemon's listeners share which
+	// Accept errors pass (internal/accept).
+	"protocols/hivejson": {module: []string{"core", "core/engine", "internal/accept"}, external: []string{"github.com/rs/zerolog"}},
 	"protocols/hub":      {module: []string{"core", "core/engine", "protocols/uhp"}, external: []string{"github.com/rs/zerolog"}},
 
 	"ai":       {module: []string{"core", "core/engine"}},
@@ -51,13 +53,23 @@ var rules = map[string]rule{
 	"translate/pairing":        {module: []string{"core", "core/engine", "protocols/uhp"}},
 	"translate/pairing/pgpair": {module: []string{"core", "core/engine", "protocols/uhp", "translate/archive", "translate/pairing"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},
 	"translate/referee":        {module: []string{"core", "core/engine", "protocols/hub", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/rs/zerolog"}},
-	"translate/daemon":         {module: []string{"core", "core/engine", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
+	"translate/daemon":         {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
 	"internal/allowlist":       {},
+	"internal/accept":          {},
 	"internal/syncbuf":         {},
 	"internal/pgtest":          {},
-	"internal/fakeengine":      {module: []string{"ai", "core", "core/engine", "protocols/hub", "protocols/uhp", "translate"}},
-	"cmd/hivebridge/web":       {},
-	"cmd/hivebridge":           {module: []string{"*"}, external: []string{"*"}},
+	// Test set-up, imported by tests only: archivetest, each database and
+	// the archive read back (the daemon's and the command's tests);
+	// uhptest, games loaded from and described as GameStrings; enginetest,
+	// searchers standing in for an engine in the protocols' session tests;
+	// accepttest, a listener whose Accept fails (the accept loops' tests).
+	"internal/archivetest":       {module: []string{"internal/pgtest", "translate/archive"}},
+	"internal/uhptest":           {module: []string{"core", "protocols/uhp"}},
+	"internal/enginetest":        {module: []string{"core", "core/engine"}},
+	"internal/accept/accepttest": {},
+	"internal/fakeengine":        {module: []string{"ai", "core", "core/engine", "protocols/hub", "protocols/uhp", "translate"}},
+	"cmd/hivebridge/web":         {},
+	"cmd/hivebridge":             {module: []string{"*"}, external: []string{"*"}},
 }
 
 // listed is what go list says of one package.

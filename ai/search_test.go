@@ -10,6 +10,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -24,19 +25,6 @@ const (
 	// oneMove: Black has a single legal move.
 	oneMove = `Base;InProgress;Black[13];wS1;bS1 \wS1;wA1 /wS1;bB1 bS1/;wA2 wS1-;bQ bB1-;wQ /wA1;bB2 -bB1;wS2 wQ\;bS2 -bB2;wA2 wS2-;bA1 \bS2;wA2 wA1\;bA2 -bA1;wA2 bQ-;bG1 -bA2;wS2 wS1-;bG2 -bG1;wA2 \bB2;bG3 bQ/;wA2 -wQ;bA3 bG3/;wA2 -bG3;bA3 bG3-;wA2 bA3\`
 )
-
-func load(tb testing.TB, s string) *core.Game {
-	tb.Helper()
-	gs, err := uhp.ParseGameString(s)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	g, err := gs.Load()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g
-}
 
 func winFor(c core.Color) core.Result {
 	if c == core.White {
@@ -96,7 +84,7 @@ func describeGame(g *core.Game) string {
 }
 
 func TestWinInOne(t *testing.T) {
-	g := load(t, winInOne)
+	g := uhptest.Load(t, winInOne)
 	if len(winningMoves(g)) != 1 {
 		t.Fatalf("position has %d winning moves, want 1", len(winningMoves(g)))
 	}
@@ -115,7 +103,7 @@ func TestWinInOne(t *testing.T) {
 }
 
 func TestStopsImmediateLoss(t *testing.T) {
-	g := load(t, threat)
+	g := uhptest.Load(t, threat)
 	var l core.MoveList
 	g.GenerateMoves(&l)
 	safe := 0
@@ -167,7 +155,7 @@ func TestAlwaysLegal(t *testing.T) {
 }
 
 func TestGameOver(t *testing.T) {
-	g := load(t, winInOne)
+	g := uhptest.Load(t, winInOne)
 	g.Play(winningMoves(g)[0])
 	info := ai.New(1, 1).Search(context.Background(), g, ai.Limits{Depth: 3}, nil)
 	if info.Move != core.NoMove {
@@ -176,7 +164,7 @@ func TestGameOver(t *testing.T) {
 }
 
 func TestOneLegalMove(t *testing.T) {
-	g := load(t, oneMove)
+	g := uhptest.Load(t, oneMove)
 	var l core.MoveList
 	g.GenerateMoves(&l)
 	if l.Len() != 1 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -70,7 +71,7 @@ func TestTactics(t *testing.T) {
 		}
 	}
 	for i, tc := range suite {
-		g := load(t, tc.position)
+		g := uhptest.Load(t, tc.position)
 		// The suite's answers are checked against the rules as they are
 		// now, by the exhaustive search that made them (but for the wins
 		// in five, which would take too long here).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -97,7 +98,7 @@ func TestSearchTreeUnchanged(t *testing.T) {
 		if (testing.Short() || raceDetector) && depth > 4 {
 			continue
 		}
-		g := load(t, fields[7])
+		g := uhptest.Load(t, fields[7])
 		got := searchLine(t, g, fields[7], depth).String()
 		if want := sc.Text(); got != want {
 			t.Errorf("search changed:\n got  %s\n want %s", got, want)
@@ -120,7 +121,7 @@ func writeTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range treeDepths(i) {
-			line := searchLine(t, load(t, gs.String()), gs.String(), d)
+			line := searchLine(t, uhptest.Load(t, gs.String()), gs.String(), d)
 			if played := searchLine(t, g, gs.String(), d); played != line {
 				t.Fatalf("the GameString does not reproduce the position:\n played %s\n loaded %s", played, line)
 			}

@@ -37,20 +37,24 @@ const (
 	BlackWins
 )
 
-// String names the outcome as the notation's game states do: InProgress,
-// Draw, WhiteWins or BlackWins.
+// String names the outcome as the notation's game states do (GameState's
+// names, which it takes so that they are written once): InProgress, Draw,
+// WhiteWins or BlackWins.
 func (r Result) String() string {
+	var s GameState
 	switch r {
 	case InProgress:
-		return "InProgress"
+		s = StateInProgress
 	case Draw:
-		return "Draw"
+		s = StateDraw
 	case WhiteWins:
-		return "WhiteWins"
+		s = StateWhiteWins
 	case BlackWins:
-		return "BlackWins"
+		s = StateBlackWins
+	default:
+		return "Result(" + strconv.Itoa(int(r)) + ")"
 	}
-	return "Result(" + strconv.Itoa(int(r)) + ")"
+	return s.String()
 }
 
 // record is what Undo needs to take a move back, plus the key of the

@@ -7,8 +7,8 @@ import (
 )
 
 // This file reads and writes the names of the model's values as UHP spells
-// them: pieces (wQ, bS1, which Piece.String writes), game types (Base+MLP)
-// and turns (White[5]). UHP's GameString and MoveString are made of them,
+// them: pieces (wQ, bS1, which Piece.String writes), game types (Base+MLP),
+// turns (White[5]) and game states (InProgress). UHP's GameString and MoveString are made of them,
 // and the Hub dialect borrows them for its variant=, turn=, board= and
 // last= (docs/design/hub-hive.md). They live here, with the values they
 // name, rather than in protocols/uhp, because no protocol may take
@@ -70,20 +70,29 @@ func upper(c byte) byte {
 	return c
 }
 
-// isWord reports whether s is word, which is in lower-case ASCII letters,
-// in any case of its letters. Only ASCII letters fold: the notations are
-// ASCII, and Unicode folding (strings.EqualFold) would let "Baſe" pass for
-// "Base".
-func isWord(s, word string) bool {
-	if len(s) != len(word) {
+// EqualFold reports whether a and b are the same name but for the case of
+// their ASCII letters. Only ASCII letters fold: the notations are ASCII, and
+// Unicode folding (strings.EqualFold) would let "Baſe" pass for "Base" or
+// "falſe" for "false". The engine contract's options compare with it too
+// (engine.EqualFold).
+func EqualFold(a, b string) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != word[i] && c|0x20 != word[i] {
+	for i := 0; i < len(a); i++ {
+		if lower(a[i]) != lower(b[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// lower lower-cases an ASCII letter, and only that.
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c - 'A' + 'a'
+	}
+	return c
 }
 
 // Name returns the game type's name, UHP's GameTypeString: "All
@@ -115,7 +124,7 @@ func (t GameType) Name() string {
 func ParseGameType(s string) (GameType, error) {
 	s = strings.TrimSpace(s)
 	base, exp, plus := strings.Cut(s, "+")
-	if !isWord(base, "base") {
+	if !EqualFold(base, "base") {
 		return 0, fmt.Errorf("unknown game type %q: a GameTypeString starts with Base", s)
 	}
 	if plus && exp == "" {
@@ -165,9 +174,9 @@ func ParseTurn(s string) (Turn, error) {
 	}
 	var t Turn
 	switch {
-	case isWord(s[:open], "white"):
+	case EqualFold(s[:open], "white"):
 		t.Color = White
-	case isWord(s[:open], "black"):
+	case EqualFold(s[:open], "black"):
 		t.Color = Black
 	default:
 		return Turn{}, fmt.Errorf("bad turn %q: the colour must be White or Black", s)
@@ -179,4 +188,79 @@ func ParseTurn(s string) (Turn, error) {
 	}
 	t.Number = n
 	return t, nil
+}
+
+// GameState is UHP's GameStateString: whether the game has started and, if
+// it is over, how it ended. It is a Result with one more value, NotStarted,
+// which a Result does not tell apart from a game under way. Its constants
+// carry a State prefix so as not to clash with Result's.
+type GameState uint8
+
+// The GameStateString values.
+const (
+	StateNotStarted GameState = iota // "The game has not started, no moves have been made."
+	StateInProgress                  // "The game is in progress, at least one move has been made."
+	StateDraw                        // "The game is over, the result is a draw."
+	StateWhiteWins                   // "The game is over, the white side has won."
+	StateBlackWins                   // "The game is over, the black side has won."
+)
+
+// String writes the GameStateString: NotStarted, InProgress, Draw,
+// WhiteWins or BlackWins.
+func (s GameState) String() string {
+	switch s {
+	case StateNotStarted:
+		return "NotStarted"
+	case StateInProgress:
+		return "InProgress"
+	case StateDraw:
+		return "Draw"
+	case StateWhiteWins:
+		return "WhiteWins"
+	case StateBlackWins:
+		return "BlackWins"
+	}
+	return "GameState(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseGameState reads a GameStateString, in any case.
+func ParseGameState(s string) (GameState, error) {
+	s = strings.TrimSpace(s)
+	for st := StateNotStarted; st <= StateBlackWins; st++ {
+		if EqualFold(s, st.String()) {
+			return st, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown game state %q: want NotStarted, InProgress, Draw, WhiteWins or BlackWins", s)
+}
+
+// Result returns the outcome the state declares: InProgress for a game not
+// started or in progress.
+func (s GameState) Result() Result {
+	switch s {
+	case StateDraw:
+		return Draw
+	case StateWhiteWins:
+		return WhiteWins
+	case StateBlackWins:
+		return BlackWins
+	}
+	return InProgress
+}
+
+// StateOf returns the GameState of a game: NotStarted before its first move,
+// and otherwise its result.
+func StateOf(g *Game) GameState {
+	switch g.Result() {
+	case Draw:
+		return StateDraw
+	case WhiteWins:
+		return StateWhiteWins
+	case BlackWins:
+		return StateBlackWins
+	}
+	if g.Ply() == 0 {
+		return StateNotStarted
+	}
+	return StateInProgress
 }

@@ -62,6 +62,56 @@ func spawn(program string, args []string, log zerolog.Logger, connect func(stdou
 	return c, nil
 }
 
+// endingClient is what a run needs of its protocol's client: a channel
+// closed once the engine's output has been read to its end (see spawn).
+type endingClient interface{ Ended() <-chan struct{} }
+
+// run is one run of an engine program with the protocol client that talks
+// to it; the UHP and Hub backends differ only in the client.
+type run[C endingClient] struct {
+	*child
+	client C
+}
+
+// startRun spawns program with args and connects the client newClient makes
+// over its output and input (uhp.NewClient, hub.NewClient).
+func startRun[C endingClient](program string, args []string, log zerolog.Logger, newClient func(stdout io.Reader, stdin io.Writer) C) (*run[C], error) {
+	var client C
+	c, err := spawn(program, args, log, func(stdout io.Reader, stdin io.Writer) <-chan struct{} {
+		client = newClient(stdout, stdin)
+		return client.Ended()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &run[C]{child: c, client: client}, nil
+}
+
+// launcher is what a backend process keeps to start its program, and start
+// it again after a failure: the program, its arguments, the configuration
+// and the log, named after the program until the engine has named itself.
+type launcher struct {
+	program string
+	args    []string
+	cfg     Config
+	log     zerolog.Logger
+}
+
+// newLauncher fills in cfg's defaults.
+func newLauncher(program string, args []string, cfg Config) launcher {
+	cfg = cfg.WithDefaults()
+	return launcher{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
+}
+
+// restarting logs why a failed engine is started again and tells
+// cfg.OnRestart, before the backend kills the old run and starts a new one.
+func (l *launcher) restarting(why string) {
+	l.log.Warn().Str("why", why).Msg("restarting engine")
+	if l.cfg.OnRestart != nil {
+		l.cfg.OnRestart()
+	}
+}
+
 // pid is the program's process id.
 func (c *child) pid() int { return c.cmd.Process.Pid }
 

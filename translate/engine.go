@@ -6,6 +6,7 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -71,8 +72,34 @@ type StateReporter interface {
 // errNoGame is returned by an engine asked to play or think with no game.
 const errNoGame engine.Error = "the engine has no game: NewGame comes first"
 
-// undo takes back the last n moves of g, or none if it has fewer.
+// searchable says why a backend cannot search g, the game it keeps: no
+// game before NewGame, or a game that is over; nil when it can.
+func searchable(g *core.Game) error {
+	if g == nil {
+		return errNoGame
+	}
+	if g.Over() {
+		return errors.New("The game is over: there is no move to search.")
+	}
+	return nil
+}
+
+// play plays m on g, the game a backend keeps, once checked against the
+// rules; before NewGame has given the backend a game (g nil) it is
+// errNoGame.
+func play(g *core.Game, m core.Move) error {
+	if g == nil {
+		return errNoGame
+	}
+	return g.PlayChecked(m)
+}
+
+// undo takes back the last n moves of g, or none if it has fewer; before
+// NewGame has given the backend a game (g nil) it is errNoGame.
 func undo(g *core.Game, n int) error {
+	if g == nil {
+		return errNoGame
+	}
 	if n < 0 || n > g.MovesPlayed() {
 		return engine.Error("cannot undo more moves than were played")
 	}
@@ -112,14 +139,36 @@ func (s searcher) BestMove(ctx context.Context, g *core.Game, limit engine.Limit
 
 func (s searcher) Forget(ctx context.Context) error { return s.e.Forget(ctx) }
 
+// keptGame is the game a backend keeps for its engine, under the lock of
+// its exchanges with the engine: the session's Play and Undo change it, and
+// the next search sends it. The UHP and Hub processes (through wanted) and
+// the JSON AI module keep theirs alike.
+type keptGame struct {
+	mu   sync.Mutex // one exchange with the engine at a time
+	game *core.Game // nil until NewGame
+}
+
+// Play plays a move of the engine's game; it is sent at the next search.
+func (k *keptGame) Play(_ context.Context, m core.Move) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return play(k.game, m)
+}
+
+// Undo takes back moves of the engine's game; sent at the next search.
+func (k *keptGame) Undo(_ context.Context, n int) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return undo(k.game, n)
+}
+
 // wanted is the game a backend process should think about, for the
 // backends that bring their engine in step only when asked for a move: the
 // session's NewGame, Play and Undo change it, under the backend's lock, and
 // the next search sends it. It also keeps what the engine said of itself.
 type wanted struct {
-	mu   sync.Mutex // one exchange with the engine at a time
+	keptGame
 	info engine.Info
-	want *core.Game
 }
 
 // Info is what the engine said of itself.
@@ -137,28 +186,8 @@ func (w *wanted) NewGame(_ context.Context, g *core.Game) error {
 	if g.Type()&^w.info.Expansions != 0 {
 		return fmt.Errorf("engine %s does not support %s games", w.info.ID, uhp.FormatGameType(g.Type()))
 	}
-	w.want = g.Clone()
+	w.game = g.Clone()
 	return nil
-}
-
-// Play plays a move of the engine's game; it is sent at the next search.
-func (w *wanted) Play(_ context.Context, m core.Move) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.want == nil {
-		return errNoGame
-	}
-	return w.want.PlayChecked(m)
-}
-
-// Undo takes back moves of the engine's game; sent at the next search.
-func (w *wanted) Undo(_ context.Context, n int) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.want == nil {
-		return errNoGame
-	}
-	return undo(w.want, n)
 }
 
 // isPrefix reports whether the moves a start the moves b.

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
@@ -40,13 +37,9 @@ import (
 // dies is started again, its parameters set again. The caller gets an
 // error each time and keeps its game.
 type HubProcess struct {
-	program string
-	args    []string
-	cfg     Config
-	log     zerolog.Logger
-
+	launcher // the program, its configuration and the log
 	wanted   // the lock, the engine's info and the game it should search
-	proc     *hubRun
+	proc     *run[*hub.Client]
 	options  []*engine.Option
 	params   []hub.Param // as the engine declared them
 	settings settings    // set-param name and value sent so far, replayed into a new run
@@ -55,18 +48,11 @@ type HubProcess struct {
 	searched *core.Game // the last position searched by this run, nil for none
 }
 
-// hubRun is one run of a Hub engine program.
-type hubRun struct {
-	*child
-	client *hub.Client
-}
-
 // StartHub starts a Hub engine program and goes through its handshake up
 // to wait, which declares its parameters; init comes before the first
 // search, once Open has set the parameters --engine-option gives.
 func StartHub(ctx context.Context, program string, args []string, cfg Config) (*HubProcess, error) {
-	cfg = cfg.WithDefaults()
-	p := &HubProcess{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
+	p := &HubProcess{launcher: newLauncher(program, args, cfg)}
 	if err := p.start(ctx); err != nil {
 		return nil, err
 	}
@@ -83,15 +69,12 @@ func StartHub(ctx context.Context, program string, args []string, cfg Config) (*
 
 // start runs the program and reads its answer to hub.
 func (p *HubProcess) start(ctx context.Context) error {
-	var client *hub.Client
-	c, err := spawn(p.program, p.args, p.cfg.Log, func(stdout io.Reader, stdin io.Writer) <-chan struct{} {
-		client = hub.NewClient(stdout, stdin)
-		return client.Ended()
-	})
+	r, err := startRun(p.program, p.args, p.cfg.Log, hub.NewClient)
 	if err != nil {
 		return err
 	}
-	p.proc, p.ready, p.searched = &hubRun{child: c, client: client}, false, nil
+	p.proc, p.ready, p.searched = r, false, nil
+	client := r.client
 	wait, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Start)
 	defer cancel()
 	var (
@@ -143,7 +126,7 @@ func (p *HubProcess) start(ctx context.Context) error {
 		p.info.ID = p.program
 	}
 	p.log = p.cfg.Log.With().Str("engine", p.info.ID).Logger()
-	p.log.Info().Int("pid", c.pid()).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Int("params", len(params)).Msg("engine started")
+	p.log.Info().Int("pid", r.pid()).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Int("params", len(params)).Msg("engine started")
 	return nil
 }
 
@@ -188,10 +171,7 @@ func (p *HubProcess) kill() {
 // restart replaces a failed engine with a new run of the program and sets
 // its parameters again; init comes at the next search.
 func (p *HubProcess) restart(ctx context.Context, why string) error {
-	p.log.Warn().Str("why", why).Msg("restarting engine")
-	if p.cfg.OnRestart != nil {
-		p.cfg.OnRestart()
-	}
+	p.restarting(why)
 	p.kill()
 	if err := p.start(ctx); err != nil {
 		return err
@@ -341,16 +321,13 @@ func levelOf(limit engine.Limit) hub.Level {
 func (p *HubProcess) BestMove(ctx context.Context, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.want == nil {
-		return core.NoMove, errNoGame
-	}
-	if p.want.Over() {
-		return core.NoMove, errors.New("The game is over: there is no move to search.")
+	if err := searchable(p.game); err != nil {
+		return core.NoMove, err
 	}
 	if err := p.init(ctx); err != nil {
 		return core.NoMove, err
 	}
-	pos := p.want.Clone()
+	pos := p.game.Clone()
 	level := levelOf(limit)
 	commands := []hub.Message{hub.PosOf(pos), level, hub.Go{Mode: hub.Think}}
 	if !sameGame(p.searched, pos) {

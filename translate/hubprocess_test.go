@@ -2,7 +2,6 @@ package translate_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,12 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/translate"
 )
 
@@ -24,18 +22,7 @@ import (
 // left. It returns the directory of the fake's records.
 func startHubFake(t *testing.T, mode string) (*translate.HubProcess, *syncbuf.Buffer, string) {
 	t.Helper()
-	dir := fakeengine.SetenvHub(t, mode)
-	logs := &syncbuf.Buffer{}
-	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: fakeengine.Timeouts()}
-	p, err := translate.StartHub(context.Background(), os.Args[0], nil, cfg)
-	if err != nil {
-		t.Fatalf("StartHub(%s): %v", mode, err)
-	}
-	t.Cleanup(func() {
-		p.Close()
-		fakeengine.CheckNoProcessLeft(t, dir)
-	})
-	return p, logs, dir
+	return startFakeWith(t, mode, "StartHub", fakeengine.SetenvHub, translate.StartHub)
 }
 
 // received returns the lines each run of the fake read, in the order the
@@ -90,7 +77,7 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 		t.Fatalf("sent %q before the first search, want hub alone (init waits for the options)", got)
 	}
 
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	if err := p.NewGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +124,7 @@ func TestHubEngineHandshakeAndSearches(t *testing.T) {
 		t.Errorf("new-game sent after an undo:\n%s", got)
 	}
 	// Another game: new-game.
-	g = loadGame(t, "Base+L;InProgress;White[2];wS1;bL wS1/")
+	g = uhptest.Load(t, "Base+L;InProgress;White[2];wS1;bL wS1/")
 	p.NewGame(ctx, g)
 	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove in another game = %v, %v", m, err)
@@ -195,7 +182,7 @@ func TestHubEngineOptions(t *testing.T) {
 		t.Errorf("sent\n%s\nwant\n%s", got, want)
 	}
 	ctx := context.Background()
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	p.NewGame(ctx, g)
 	// The fake crashes at its first search; its next run gets the
 	// settings again, then init.
@@ -252,21 +239,7 @@ func TestHubMisbehavingEngines(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			p, logs, _ := startHubFake(t, tc.mode)
-			ctx := context.Background()
-			g := loadGame(t, midgame)
-			if err := p.NewGame(ctx, g); err != nil {
-				t.Fatal(err)
-			}
-			start := time.Now()
-			m, err := p.BestMove(ctx, engine.Limit{Time: 100 * time.Millisecond}, nil)
-			took := time.Since(start)
-			if tc.wantErr == "" {
-				if err != nil || m != firstLegal(g) {
-					t.Fatalf("BestMove = %v, %v; want the move", m, err)
-				}
-			} else if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("BestMove error %v, want one containing %q", err, tc.wantErr)
-			}
+			g, took, err := searchMisbehaving(t, p, tc.wantErr)
 			if tc.mode == "complain" && !strings.Contains(err.Error(), "the engine said: I cannot load that position") {
 				t.Errorf("the engine's complaint is not in %v", err)
 			}
@@ -288,19 +261,12 @@ func TestHubMisbehavingEngines(t *testing.T) {
 // program that is no Hub engine fails at once.
 func TestHubEngineWithoutWait(t *testing.T) {
 	dir := fakeengine.SetenvHub(t, "nowait")
-	timeouts := fakeengine.Timeouts()
-	timeouts.Start = 300 * time.Millisecond
-	start := time.Now()
-	_, err := translate.StartHub(context.Background(), os.Args[0], nil, translate.Config{Log: zerolog.Nop(), Timeouts: timeouts})
-	if err == nil || !strings.Contains(err.Error(), "did not start as a Hub engine (no wait answer to hub within 300ms)") {
-		t.Fatalf("StartHub = %v, want a start failure", err)
-	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("start failure took %v", took)
-	}
-	fakeengine.CheckNoProcessLeft(t, dir)
+	checkStartFails(t, dir, "StartHub", "did not start as a Hub engine (no wait answer to hub within 300ms)", func(cfg translate.Config) error {
+		_, err := translate.StartHub(context.Background(), os.Args[0], nil, cfg)
+		return err
+	})
 
-	_, err = translate.StartHub(context.Background(), "true", nil, translate.Config{Log: zerolog.Nop(), Timeouts: timeouts})
+	_, err := translate.StartHub(context.Background(), "true", nil, shortStart())
 	if err == nil || !strings.Contains(err.Error(), "engine true exited before its answer to hub: it is not a Hub engine") {
 		t.Fatalf("StartHub(true) = %v", err)
 	}
@@ -310,17 +276,7 @@ func TestHubEngineWithoutWait(t *testing.T) {
 // engine that ignores stop, and the next search works.
 func TestHubEngineCancelled(t *testing.T) {
 	p, _, _ := startHubFake(t, "hang")
-	g := loadGame(t, midgame)
-	p.NewGame(context.Background(), g)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, err := p.BestMove(ctx, engine.Limit{Time: time.Hour}, nil)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("BestMove = %v, want the context's error", err)
-	}
-	if m, err := p.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
-		t.Fatalf("BestMove after a cancelled one: %v, %v", m, err)
-	}
+	checkCancelled(t, p)
 	if err := p.NewGame(context.Background(), core.NewGame(core.Base)); err != nil {
 		t.Fatal(err)
 	}

@@ -47,12 +47,11 @@ type JSONModule struct {
 	infoMu sync.Mutex
 	info   engine.Info
 
-	mu     sync.Mutex // one exchange at a time
-	conn   net.Conn   // nil when not connected
-	client *hivejson.Client
-	game   *core.Game
-	gameID string
-	serial uint64 // of request and game ids
+	keptGame          // one exchange at a time, and hivebridge's copy of the game
+	conn     net.Conn // nil when not connected
+	client   *hivejson.Client
+	gameID   string
+	serial   uint64 // of request and game ids
 }
 
 // DialJSON connects to the JSON AI module at addr, whose frame lengths
@@ -174,26 +173,6 @@ func (m *JSONModule) NewGame(_ context.Context, g *core.Game) error {
 	return nil
 }
 
-// Play plays a legal move of the game.
-func (m *JSONModule) Play(_ context.Context, mv core.Move) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.game == nil {
-		return errNoGame
-	}
-	return m.game.PlayChecked(mv)
-}
-
-// Undo takes back n moves of the game.
-func (m *JSONModule) Undo(_ context.Context, n int) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.game == nil {
-		return errNoGame
-	}
-	return undo(m.game, n)
-}
-
 // aliveWait is how long BestMove waits to learn whether the module has
 // closed the connection since the last search (a module may close idle
 // connections; hivebridge's own does after ten minutes). On loopback or a
@@ -214,11 +193,8 @@ func (m *JSONModule) Forget(context.Context) error { return nil }
 func (m *JSONModule) BestMove(ctx context.Context, limit engine.Limit, _ func(engine.Progress)) (core.Move, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.game == nil {
-		return core.NoMove, errNoGame
-	}
-	if m.game.Over() {
-		return core.NoMove, errors.New("The game is over: there is no move to search.")
+	if err := searchable(m.game); err != nil {
+		return core.NoMove, err
 	}
 	if m.client != nil && !m.client.Alive(aliveWait) {
 		m.log.Info().Msg("the module closed the connection since the last search; dialling it again")

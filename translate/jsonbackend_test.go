@@ -207,11 +207,7 @@ func TestJSONModuleRecovers(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			fake := startModule(t, tc.mode)
-			e, err := translate.Open(context.Background(), fake.spec(), jsonConfig())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			e := openModule(t, fake.spec())
 			g := midGame(t)
 			if err := e.NewGame(context.Background(), g); err != nil {
 				t.Fatal(err)
@@ -248,11 +244,7 @@ func TestJSONModuleRecovers(t *testing.T) {
 // there, is refused at once; and there are no options to set.
 func TestJSONModuleGreetings(t *testing.T) {
 	fake := startModule(t, "good")
-	e, err := translate.Open(context.Background(), fake.spec(), jsonConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openModule(t, fake.spec())
 	if info := e.Info(); info.ID != "fake-good 1.0" || info.Expansions != core.AllExpansions {
 		t.Errorf("Info = %+v", info)
 	}
@@ -295,11 +287,7 @@ func TestJSONModuleGreetings(t *testing.T) {
 // error says which frame-length to set.
 func TestJSONModuleFrameLength(t *testing.T) {
 	fake := startModule(t, "utf8")
-	e, err := translate.Open(context.Background(), fake.spec()+"?frame-length=utf8", jsonConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openModule(t, fake.spec()+"?frame-length=utf8")
 	if id := e.Info().ID; id != "fake-\u00f1 1.0" {
 		t.Errorf("ID %q", id)
 	}
@@ -310,7 +298,7 @@ func TestJSONModuleFrameLength(t *testing.T) {
 	}
 	cfg := jsonConfig()
 	cfg.Timeouts.Start = 300 * time.Millisecond
-	_, err = translate.Open(context.Background(), fake.spec(), cfg)
+	_, err := translate.Open(context.Background(), fake.spec(), cfg)
 	if err == nil || !strings.Contains(err.Error(), "did not answer Greetings within 300ms") || !strings.HasSuffix(err.Error(), "set frame-length utf8") {
 		t.Errorf("Open without frame-length = %v, want the greeting missed and the setting named", err)
 	}
@@ -323,11 +311,7 @@ func TestJSONModuleFrameLength(t *testing.T) {
 // searches.
 func TestJSONModuleRequests(t *testing.T) {
 	fake := startModule(t, "good")
-	e, err := translate.Open(context.Background(), fake.spec(), jsonConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openModule(t, fake.spec())
 	ctx := context.Background()
 	g := midGame(t)
 	e.NewGame(ctx, g)
@@ -400,11 +384,7 @@ func TestJSONModuleRequests(t *testing.T) {
 // another game, with another game_id.
 func TestJSONModuleSetUp(t *testing.T) {
 	fake := startModule(t, "good")
-	e, err := translate.Open(context.Background(), fake.spec(), jsonConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openModule(t, fake.spec())
 	ctx := context.Background()
 	played := midGame(t)
 	g, err := core.NewGameAt(played.CurrentPosition())
@@ -449,4 +429,16 @@ func TestJSONModuleSetUp(t *testing.T) {
 	if fake.lastRequest().GameID == first {
 		t.Errorf("another set-up game kept the game_id %s", first)
 	}
+}
+
+// openModule opens the backend of the fake module at spec, with
+// jsonConfig, and closes it when the test ends.
+func openModule(t *testing.T, spec string) translate.Engine {
+	t.Helper()
+	e, err := translate.Open(context.Background(), spec, jsonConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
 }

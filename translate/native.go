@@ -57,17 +57,11 @@ func (n *Native) NewGame(_ context.Context, g *core.Game) error {
 
 // Play plays m, which must be legal.
 func (n *Native) Play(_ context.Context, m core.Move) error {
-	if n.game == nil {
-		return errNoGame
-	}
-	return n.game.PlayChecked(m)
+	return play(n.game, m)
 }
 
 // Undo takes back n moves.
 func (n *Native) Undo(_ context.Context, k int) error {
-	if n.game == nil {
-		return errNoGame
-	}
 	return undo(n.game, k)
 }
 

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
@@ -39,13 +36,9 @@ import (
 // per game with both, and an engine that says its game is over is never
 // sent bestmove.
 type UHPProcess struct {
-	program string
-	args    []string
-	cfg     Config
-	log     zerolog.Logger
-
+	launcher // the program, its configuration and the log
 	wanted   // the lock, the engine's info and the game it should have
-	proc     *process
+	proc     *run[*uhp.Client]
 	options  []*engine.Option
 	settings settings // options set so far, replayed into a new process
 
@@ -68,20 +61,13 @@ type UHPProcess struct {
 	interrupted bool
 }
 
-// process is one run of the engine program.
-type process struct {
-	*child
-	client *uhp.Client
-}
-
 // StartUHP starts a UHP engine program and reads its info and options.
 func StartUHP(ctx context.Context, program string, args []string, cfg Config) (*UHPProcess, error) {
-	cfg = cfg.WithDefaults()
-	p := &UHPProcess{program: program, args: args, cfg: cfg, log: cfg.Log.With().Str("engine", program).Logger()}
+	p := &UHPProcess{launcher: newLauncher(program, args, cfg)}
 	if err := p.start(ctx); err != nil {
 		return nil, err
 	}
-	lines, err := p.exchange(ctx, "options", cfg.Timeouts.Command, nil)
+	lines, err := p.exchange(ctx, "options", p.cfg.Timeouts.Command, nil)
 	if err != nil {
 		var engineErr *uhp.EngineError
 		if !errors.As(err, &engineErr) {
@@ -129,15 +115,12 @@ const reportIntermediate = "ReportIntermediateBestMoves"
 // engine that printed no info on start, and so answered the probe with
 // err, is asked for its info.
 func (p *UHPProcess) start(ctx context.Context) error {
-	var client *uhp.Client
-	c, err := spawn(p.program, p.args, p.cfg.Log, func(stdout io.Reader, stdin io.Writer) <-chan struct{} {
-		client = uhp.NewClient(stdout, stdin)
-		return client.Ended()
-	})
+	r, err := startRun(p.program, p.args, p.cfg.Log, uhp.NewClient)
 	if err != nil {
 		return err
 	}
-	p.proc = &process{child: c, client: client}
+	p.proc = r
+	client := r.client
 	wait, cancel := context.WithTimeout(ctx, p.cfg.Timeouts.Start)
 	defer cancel()
 	first, probed, err := firstLine(wait, p.cfg.Timeouts.Start, client.LineReader, func() error { return client.Send(hub.Hub{}.Line().String()) })
@@ -186,7 +169,7 @@ func (p *UHPProcess) start(ctx context.Context) error {
 		}
 	}
 	p.log = p.cfg.Log.With().Str("engine", p.info.ID).Logger()
-	p.log.Info().Int("pid", c.pid()).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Msg("engine started")
+	p.log.Info().Int("pid", r.pid()).Str("capabilities", uhp.FormatCapabilities(p.info.Expansions)).Msg("engine started")
 	return nil
 }
 
@@ -210,10 +193,7 @@ func (p *UHPProcess) kill() {
 // restart replaces a failed engine with a new run of the program and sets
 // its options again; its game is sent again at the next search.
 func (p *UHPProcess) restart(ctx context.Context, why string) error {
-	p.log.Warn().Str("why", why).Msg("restarting engine")
-	if p.cfg.OnRestart != nil {
-		p.cfg.OnRestart()
-	}
+	p.restarting(why)
 	p.kill()
 	if err := p.start(ctx); err != nil {
 		return err
@@ -347,14 +327,14 @@ const maxReplay = 4
 // from a position cannot be: UHP has no set-up form, and newgame takes only
 // a GameString, the moves from the empty board (uhp.ErrSetUp).
 func (p *UHPProcess) sync(ctx context.Context) error {
-	if p.want.SetUp() {
+	if p.game.SetUp() {
 		return fmt.Errorf("engine %s cannot be given this game: %w", p.info.ID, uhp.ErrSetUp)
 	}
-	want := p.want.History()
-	if p.inStep && p.haveFor == p.want.Type() {
+	want := p.game.History()
+	if p.inStep && p.haveFor == p.game.Type() {
 		switch {
 		case isPrefix(p.have, want) && len(want)-len(p.have) <= maxReplay:
-			pos := p.want.Clone()
+			pos := p.game.Clone()
 			extra := want[len(p.have):]
 			for range extra {
 				pos.Undo()
@@ -377,7 +357,7 @@ func (p *UHPProcess) sync(ctx context.Context) error {
 				return p.sendGame(ctx, err)
 			}
 			p.have = p.have[:len(want)]
-			p.noteVerdict(lines, p.want)
+			p.noteVerdict(lines, p.game)
 			return nil
 		}
 	}
@@ -391,7 +371,7 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 		p.log.Warn().Err(prior).Msg("engine lost step; sending the whole game")
 	}
 	p.stated = false
-	gs, err := uhp.Describe(p.want)
+	gs, err := uhp.Describe(p.game)
 	if err != nil {
 		return fmt.Errorf("engine %s cannot be given this game: %w", p.info.ID, err)
 	}
@@ -413,8 +393,8 @@ func (p *UHPProcess) sendGame(ctx context.Context, prior error) error {
 	if err != nil || got.Type != gs.Type || len(got.Moves) != len(gs.Moves) {
 		return fmt.Errorf("engine %s answered newgame with %q, not the game it was sent", p.info.ID, lines[len(lines)-1])
 	}
-	p.have, p.haveFor, p.inStep = p.want.History(), gs.Type, true
-	p.noteVerdict(lines, p.want)
+	p.have, p.haveFor, p.inStep = p.game.History(), gs.Type, true
+	p.noteVerdict(lines, p.game)
 	return nil
 }
 
@@ -455,7 +435,7 @@ func (p *UHPProcess) overByItsOwnRules() bool {
 // catchUp makes sure the engine runs and brings its game in step with the
 // wanted one.
 func (p *UHPProcess) catchUp(ctx context.Context) error {
-	if p.want == nil {
+	if p.game == nil {
 		return errNoGame
 	}
 	// Before sync, which trusts the engine's game to be the last one sent.
@@ -507,7 +487,7 @@ func FormatTime(d time.Duration) string {
 func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.want != nil && p.want.Over() {
+	if p.game != nil && p.game.Over() {
 		return core.NoMove, errors.New("The game is over: there is no move to search.")
 	}
 	if err := p.catchUp(ctx); err != nil {
@@ -531,7 +511,7 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 		previous := ""
 		each = func(line string) {
 			if previous != "" {
-				if progress, err := uhp.ParseProgress(previous, p.want); err == nil && p.want.Legal(progress.Move) {
+				if progress, err := uhp.ParseProgress(previous, p.game); err == nil && p.game.Legal(progress.Move) {
 					report(progress)
 				}
 			}
@@ -546,9 +526,9 @@ func (p *UHPProcess) BestMove(ctx context.Context, limit engine.Limit, report fu
 		return core.NoMove, fmt.Errorf("engine %s answered %q with no move", p.info.ID, command)
 	}
 	text := lines[len(lines)-1]
-	m, err := uhp.ParseMove(text, p.want)
+	m, err := uhp.ParseMove(text, p.game)
 	if err == nil {
-		err = p.want.RuleBroken(m)
+		err = p.game.RuleBroken(m)
 	}
 	if err != nil {
 		return core.NoMove, fmt.Errorf("engine %s answered %q with %q, which is not a legal move: %w", p.info.ID, command, text, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
@@ -26,32 +27,29 @@ import (
 // and checks at the end of the test that none of its processes is left.
 func startFake(t *testing.T, mode string) (*translate.UHPProcess, *syncbuf.Buffer) {
 	t.Helper()
-	dir := fakeengine.Setenv(t, mode)
+	p, logs, _ := startFakeWith(t, mode, "StartUHP", fakeengine.Setenv, translate.StartUHP)
+	return p, logs
+}
+
+// startFakeWith starts this test binary with start (StartUHP, StartHub,
+// named name) as a fake engine, once setenv (fakeengine.Setenv, SetenvHub)
+// has made it one in mode; at the end of the test it is closed and none of
+// its processes may be left. It returns the engine, its log and the folder
+// of the fake's records.
+func startFakeWith[E interface{ Close() error }](t *testing.T, mode, name string, setenv func(*testing.T, string) string, start func(context.Context, string, []string, translate.Config) (E, error)) (E, *syncbuf.Buffer, string) {
+	t.Helper()
+	dir := setenv(t, mode)
 	logs := &syncbuf.Buffer{}
 	cfg := translate.Config{Log: zerolog.New(logs), Timeouts: fakeengine.Timeouts()}
-	p, err := translate.StartUHP(context.Background(), os.Args[0], nil, cfg)
+	p, err := start(context.Background(), os.Args[0], nil, cfg)
 	if err != nil {
-		t.Fatalf("StartUHP(%s): %v", mode, err)
+		t.Fatalf("%s(%s): %v", name, mode, err)
 	}
 	t.Cleanup(func() {
 		p.Close()
 		fakeengine.CheckNoProcessLeft(t, dir)
 	})
-	return p, logs
-}
-
-// loadGame returns a game from a GameString.
-func loadGame(t *testing.T, s string) *core.Game {
-	t.Helper()
-	gs, err := uhp.ParseGameString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gs.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return p, logs, dir
 }
 
 // firstLegal returns the first legal move of g, which the fakes answer.
@@ -73,7 +71,7 @@ func TestGoodEngineStaysInStep(t *testing.T) {
 	if info := p.Info(); info.ID != "fake good" || info.Expansions != core.AllExpansions {
 		t.Fatalf("Info = %+v", info)
 	}
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	if err := p.NewGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +101,7 @@ func TestGoodEngineStaysInStep(t *testing.T) {
 		}
 	}
 	check("undo 3")
-	g = loadGame(t, "Base+L;InProgress;White[2];wS1;bL wS1/") // another game
+	g = uhptest.Load(t, "Base+L;InProgress;White[2];wS1;bL wS1/") // another game
 	if err := p.NewGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -129,21 +127,7 @@ func TestMisbehavingEngines(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			p, logs := startFake(t, tc.mode)
-			ctx := context.Background()
-			g := loadGame(t, midgame)
-			if err := p.NewGame(ctx, g); err != nil {
-				t.Fatal(err)
-			}
-			start := time.Now()
-			m, err := p.BestMove(ctx, engine.Limit{Time: 100 * time.Millisecond}, nil)
-			took := time.Since(start)
-			if tc.wantErr == "" {
-				if err != nil || m != firstLegal(g) {
-					t.Fatalf("BestMove = %v, %v; want the move", m, err)
-				}
-			} else if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("BestMove error %v, want one containing %q", err, tc.wantErr)
-			}
+			g, took, _ := searchMisbehaving(t, p, tc.wantErr)
 			// Bounded: the time told (a whole second), the margin, the
 			// grace, a restart.
 			if limit := translate.WholeSeconds(100*time.Millisecond) + fakeengine.Timeouts().Margin + fakeengine.Timeouts().Grace + 3*time.Second; took > limit {
@@ -154,6 +138,30 @@ func TestMisbehavingEngines(t *testing.T) {
 	}
 }
 
+// searchMisbehaving gives p the midgame and asks it for a move within
+// 100ms, as the misbehaving engines of each protocol are asked: with
+// wantErr "" the first legal move must come, else an error containing
+// wantErr. It returns the game, how long BestMove took, and its error.
+func searchMisbehaving(t *testing.T, p translate.Engine, wantErr string) (*core.Game, time.Duration, error) {
+	t.Helper()
+	ctx := context.Background()
+	g := uhptest.Load(t, midgame)
+	if err := p.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	m, err := p.BestMove(ctx, engine.Limit{Time: 100 * time.Millisecond}, nil)
+	took := time.Since(start)
+	if wantErr == "" {
+		if err != nil || m != firstLegal(g) {
+			t.Fatalf("BestMove = %v, %v; want the move", m, err)
+		}
+	} else if err == nil || !strings.Contains(err.Error(), wantErr) {
+		t.Fatalf("BestMove error %v, want one containing %q", err, wantErr)
+	}
+	return g, took, err
+}
+
 // checkRecovered checks that an engine process goes on after misbehaving
 // in mode (the fakes misbehave once): the next search works on the game g
 // (the midgame position), a flood of standard error was reported, and
@@ -162,7 +170,7 @@ func checkRecovered(t *testing.T, p translate.Engine, g *core.Game, logs *syncbu
 	t.Helper()
 	ctx := context.Background()
 	g.Play(firstLegal(g))
-	if err := p.Play(ctx, firstLegal(loadGame(t, midgame))); err != nil {
+	if err := p.Play(ctx, firstLegal(uhptest.Load(t, midgame))); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
@@ -309,7 +317,7 @@ func TestProxyKeepsItsVerdict(t *testing.T) {
 		t.Helper()
 		text := uhp.FormatMove(m, g)
 		g.Play(m)
-		if got, want := do("play " + text)[0], mustDescribe(t, g).String(); got != want {
+		if got, want := do("play " + text)[0], uhptest.MustDescribe(t, g).String(); got != want {
 			t.Fatalf("play %s answered %s, want hivebridge's %s", text, got, want)
 		}
 	}
@@ -359,21 +367,37 @@ func TestEngineWithoutInfo(t *testing.T) {
 	if id := p.Info().ID; id != "fake noinfo" {
 		t.Errorf("ID %q, want fake noinfo", id)
 	}
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	p.NewGame(context.Background(), g)
 	if m, err := p.BestMove(context.Background(), engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove = %v, %v", m, err)
 	}
 
 	dir := fakeengine.Setenv(t, "mute")
+	checkStartFails(t, dir, "StartUHP", "did not start as a UHP engine", func(cfg translate.Config) error {
+		_, err := translate.StartUHP(context.Background(), os.Args[0], nil, cfg)
+		return err
+	})
+}
+
+// shortStart is the configuration of an engine given 300ms to start.
+func shortStart() translate.Config {
 	timeouts := fakeengine.Timeouts()
 	timeouts.Start = 300 * time.Millisecond
-	start := time.Now()
-	_, err := translate.StartUHP(context.Background(), os.Args[0], nil, translate.Config{Log: zerolog.Nop(), Timeouts: timeouts})
-	if err == nil || !strings.Contains(err.Error(), "did not start as a UHP engine") {
-		t.Fatalf("StartUHP = %v, want a start failure", err)
+	return translate.Config{Log: zerolog.Nop(), Timeouts: timeouts}
+}
+
+// checkStartFails checks that start, which starts the fake whose marks are
+// in dir with the configuration it is given (shortStart's), fails in good
+// time with an error containing want, and leaves no process behind; name
+// is the function start calls.
+func checkStartFails(t *testing.T, dir, name, want string, start func(translate.Config) error) {
+	t.Helper()
+	began := time.Now()
+	if err := start(shortStart()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("%s = %v, want a start failure", name, err)
 	}
-	if took := time.Since(start); took > 3*time.Second {
+	if took := time.Since(began); took > 3*time.Second {
 		t.Errorf("start failure took %v", took)
 	}
 	fakeengine.CheckNoProcessLeft(t, dir)
@@ -409,7 +433,15 @@ func TestEngineOptions(t *testing.T) {
 // TestCancelledSearch stops an engine's search when the caller gives up.
 func TestCancelledSearch(t *testing.T) {
 	p, _ := startFake(t, "hang")
-	g := loadGame(t, midgame)
+	checkCancelled(t, p)
+}
+
+// checkCancelled gives p the midgame and a search of an hour that the
+// caller gives up on after 100ms: BestMove must return the context's error,
+// and the next search must work.
+func checkCancelled(t *testing.T, p translate.Engine) {
+	t.Helper()
+	g := uhptest.Load(t, midgame)
 	p.NewGame(context.Background(), g)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -504,7 +536,7 @@ func TestFormatTime(t *testing.T) {
 // does: every search is answered.
 func TestWholeSecondEngine(t *testing.T) {
 	p, _ := startFake(t, "wholeseconds")
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	if err := p.NewGame(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +552,7 @@ func TestWholeSecondEngine(t *testing.T) {
 // referee tells from the engine's own failings.
 func TestRefusalIsTyped(t *testing.T) {
 	p, _ := startFake(t, "always-refuse")
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	if err := p.NewGame(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
@@ -551,7 +583,7 @@ func TestMain(m *testing.M) { fakeengine.Main(m) }
 // depth, score and line, and bare intermediate moves; neither the
 // answer's own line nor anything after it is a report.
 func TestUHPProgress(t *testing.T) {
-	g := loadGame(t, "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-")
+	g := uhptest.Load(t, "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-")
 	first := firstLegal(g)
 	reply := func() core.Move {
 		c := g.Clone()
@@ -597,7 +629,7 @@ func TestInterruptCrossingAnswer(t *testing.T) {
 	t.Setenv("GORACE", "atexit_sleep_ms=0")
 	p, _ := startFake(t, "sigint-answers-then-exits")
 	ctx := context.Background()
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	if err := p.NewGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -607,14 +639,4 @@ func TestInterruptCrossingAnswer(t *testing.T) {
 	if m, err := p.BestMove(ctx, engine.Limit{Depth: 1}, nil); err != nil || m != firstLegal(g) {
 		t.Fatalf("BestMove after the interrupt = %v, %v; want the move", m, err)
 	}
-}
-
-// mustDescribe returns the GameString of g, a game from the empty board.
-func mustDescribe(tb testing.TB, g *core.Game) uhp.GameString {
-	tb.Helper()
-	gs, err := uhp.Describe(g)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return gs
 }

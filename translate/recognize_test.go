@@ -10,6 +10,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/translate"
 )
 
@@ -60,7 +61,7 @@ func TestSlowStartingEngine(t *testing.T) {
 	if id := p.Info().ID; id != "fake slowstart" {
 		t.Errorf("ID %q", id)
 	}
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	for range 3 {
 		if err := p.NewGame(context.Background(), g); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 )
@@ -57,7 +58,7 @@ func TestUndoStopsAtSetUp(t *testing.T) {
 func TestUHPEngineRefusesSetUp(t *testing.T) {
 	p, _ := startFake(t, "good")
 	ctx := context.Background()
-	g := loadGame(t, midgame)
+	g := uhptest.Load(t, midgame)
 	set, err := core.NewGameAt(g.CurrentPosition())
 	if err != nil {
 		t.Fatal(err)

@@ -22,16 +22,24 @@ func from() *net.Dialer {
 	return &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: 5 * time.Second}
 }
 
-// refusedLine dials addr from 127.0.0.2 and returns what the server says
-// before it closes the connection.
-func refusedLine(t *testing.T, addr string) string {
+// dialRefused dials addr from 127.0.0.2, which the lists of these tests
+// leave out, giving the server 10 seconds to say why it refuses.
+func dialRefused(t *testing.T, addr string) net.Conn {
 	t.Helper()
 	conn, err := from().Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	return conn
+}
+
+// refusedLine dials addr from 127.0.0.2 and returns what the server says
+// before it closes the connection.
+func refusedLine(t *testing.T, addr string) string {
+	t.Helper()
+	conn := dialRefused(t, addr)
+	defer conn.Close()
 	b, err := io.ReadAll(conn)
 	if err != nil {
 		t.Fatalf("%s: %v after %q; want the connection closed", addr, err, b)
@@ -43,12 +51,8 @@ func refusedLine(t *testing.T, addr string) string {
 // frame it answers with.
 func refusedFrame(t *testing.T, addr string) string {
 	t.Helper()
-	conn, err := from().Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialRefused(t, addr)
 	defer conn.Close()
-	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	return readErrorFrame(t, conn)
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/internal/pgtest"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
@@ -64,12 +65,7 @@ func playRandomGame(t *testing.T, addr string, seed uint64, plies int, between f
 // metric reads one series of the daemon's /metrics.
 func metric(t *testing.T, addr, series string) float64 {
 	t.Helper()
-	resp, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	body := []byte(httpGet(t, addr, "/metrics"))
 	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(body)
 	if m == nil {
 		t.Fatalf("no %s in /metrics", series)
@@ -78,9 +74,17 @@ func metric(t *testing.T, addr, series string) float64 {
 	return v
 }
 
+// healthz reads the daemon's /healthz.
 func healthz(t *testing.T, addr string) string {
 	t.Helper()
-	resp, err := http.Get("http://" + addr + "/healthz")
+	return httpGet(t, addr, "/healthz")
+}
+
+// httpGet returns the body of the daemon's answer to GET path, whatever
+// its status.
+func httpGet(t *testing.T, addr, path string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +96,7 @@ func healthz(t *testing.T, addr string) string {
 // archivedMoves counts the moves the archive holds, in all games.
 func archivedMoves(t *testing.T, db string) (games, moves int) {
 	t.Helper()
-	store := readArchive(t, db)
+	store := archivetest.Read(t, db)
 	list, total, err := store.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage})
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/internal/pgtest"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/translate/archive"
@@ -199,7 +200,7 @@ func killTest(t *testing.T, db string) {
 	wg.Wait()
 
 	second := startChild(t, "--db", db)
-	store := readArchive(t, db)
+	store := archivetest.Read(t, db)
 	// The new daemon marks the games interrupted at its start, or at its
 	// next look once PostgreSQL has seen the old one's connections go.
 	waitFor(t, 15*time.Second, "the new daemon to mark the games interrupted", func() bool {

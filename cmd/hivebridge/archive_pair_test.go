@@ -6,9 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/internal/pgtest"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
+
+// pairingDaemons starts two daemons on the archive db that pair viewers
+// through it, with the flags of more besides.
+func pairingDaemons(t *testing.T, db string, more ...string) (one, two *testDaemon) {
+	t.Helper()
+	args := append([]string{"--db", db, "--pair-viewers", "--pair-wait", "10s"}, more...)
+	return startDaemon(t, args...), startDaemon(t, args...)
+}
 
 // TestTwoDaemonsPairViewers: two daemons on one PostgreSQL archive pair a
 // viewer on each, relay their moves through PostgreSQL through a whole
@@ -19,15 +28,8 @@ func TestTwoDaemonsPairViewers(t *testing.T) {
 		t.Skip("starts PostgreSQL")
 	}
 	pg := pgtest.Start(t)
-	one := startDaemon(t, "--db", pg.URL, "--pair-viewers", "--pair-wait", "10s")
-	two := startDaemon(t, "--db", pg.URL, "--pair-viewers", "--pair-wait", "10s")
-	white := dialTCP(t, one.uhpAddr)
-	white.answer(t)
-	black := dialTCP(t, two.uhpAddr)
-	black.answer(t)
-	fmt.Fprintln(white.conn, "newgame remote Base White")
-	waitSeeking(t)
-	fmt.Fprintln(black.conn, "newgame remote Base")
+	one, two := pairingDaemons(t, pg.URL)
+	white, black := pairViewers(t, one.uhpAddr, two.uhpAddr, "newgame remote Base White")
 	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
 		t.Fatalf("white's newgame: %q", got)
 	}
@@ -74,7 +76,7 @@ func TestTwoDaemonsPairViewers(t *testing.T) {
 		white.answer(t) // white's play, answered with the forfeit
 	}
 	white.kept(t) // White's session keeps the game
-	games := allGames(t, readArchive(t, pg.URL))
+	games := archivetest.AllGames(t, archivetest.Read(t, pg.URL))
 	if len(games) != 1 {
 		t.Fatalf("%d games archived, want 1", len(games))
 	}
@@ -96,15 +98,8 @@ func TestTwoDaemonsMoveDeadline(t *testing.T) {
 		t.Skip("starts PostgreSQL")
 	}
 	pg := pgtest.Start(t)
-	one := startDaemon(t, "--db", pg.URL, "--pair-viewers", "--pair-wait", "10s", "--move-wait", "500ms")
-	two := startDaemon(t, "--db", pg.URL, "--pair-viewers", "--pair-wait", "10s", "--move-wait", "500ms")
-	white := dialTCP(t, one.uhpAddr)
-	white.answer(t)
-	black := dialTCP(t, two.uhpAddr)
-	black.answer(t)
-	fmt.Fprintln(white.conn, "newgame remote Base White")
-	waitSeeking(t)
-	fmt.Fprintln(black.conn, "newgame remote Base")
+	one, two := pairingDaemons(t, pg.URL, "--move-wait", "500ms")
+	white, black := pairViewers(t, one.uhpAddr, two.uhpAddr, "newgame remote Base White")
 	white.answer(t)
 	fmt.Fprintln(white.conn, "play wS1")
 	black.answer(t) // black's newgame; black then thinks too long
@@ -113,7 +108,7 @@ func TestTwoDaemonsMoveDeadline(t *testing.T) {
 		t.Fatalf("white's play: %q", got)
 	}
 	white.kept(t) // White's session keeps the game
-	games := allGames(t, readArchive(t, pg.URL))
+	games := archivetest.AllGames(t, archivetest.Read(t, pg.URL))
 	if len(games) != 1 || games[0].How != "timeout" || games[0].Result != "WhiteWins" {
 		t.Errorf("%+v, want one game won by White on time", games)
 	}

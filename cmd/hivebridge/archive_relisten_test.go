@@ -39,8 +39,7 @@ func TestArchivePairListensAgain(t *testing.T) {
 	// new connections (PostgreSQL will not close the one it is on).
 	exec("CREATE DATABASE hive")
 	db := strings.Replace(pg.URL, "/postgres?", "/hive?", 1)
-	one := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "10s")
-	two := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "10s")
+	one, two := pairingDaemons(t, db)
 	for _, d := range []*testDaemon{one, two} {
 		if h := healthz(t, d.httpAddr); h != "ok\n" {
 			t.Fatalf("/healthz at the start: %q", h)
@@ -67,13 +66,7 @@ func TestArchivePairListensAgain(t *testing.T) {
 	waitHealth(one, true)
 	waitHealth(two, true)
 
-	white := dialTCP(t, one.uhpAddr)
-	white.answer(t)
-	black := dialTCP(t, two.uhpAddr)
-	black.answer(t)
-	fmt.Fprintln(white.conn, "newgame remote Base White")
-	waitSeeking(t)
-	fmt.Fprintln(black.conn, "newgame remote Base")
+	white, black := pairViewers(t, one.uhpAddr, two.uhpAddr, "newgame remote Base White")
 	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
 		t.Fatalf("white's newgame: %q", got)
 	}

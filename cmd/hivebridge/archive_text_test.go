@@ -9,29 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hivebridge/hivebridge/internal/pgtest"
+	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
 
-// eachDB runs a test on a SQLite file and on a PostgreSQL server of its
-// own (unless -short).
-func eachDB(t *testing.T, test func(t *testing.T, db string)) {
-	t.Run("sqlite", func(t *testing.T) {
-		test(t, filepath.Join(t.TempDir(), "games.db"))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("starts PostgreSQL")
-		}
-		test(t, pgtest.Start(t).URL)
-	})
-}
-
 // endedGames waits until the archive db holds n games, none in progress.
 func endedGames(t *testing.T, db string, n int) []archive.Game {
 	t.Helper()
-	return waitGames(t, readArchive(t, db), n)
+	return waitGames(t, archivetest.Read(t, db), n)
 }
 
 // TestArchiveInvalidTextForfeit: a forfeit whose reason PostgreSQL cannot
@@ -41,7 +27,7 @@ func endedGames(t *testing.T, db string, n int) []archive.Game {
 // the keeper took that for an outage: it tried the write again for ever,
 // /healthz stayed degraded, and the games after it went unarchived.
 func TestArchiveInvalidTextForfeit(t *testing.T) {
-	eachDB(t, func(t *testing.T, db string) {
+	archivetest.EachDB(t, func(t *testing.T, db string) {
 		d := startDaemon(t, "--db", db)
 		tcp := dialTCP(t, d.uhpAddr)
 		tcp.answer(t)
@@ -77,7 +63,7 @@ func TestArchiveInvalidTextForfeit(t *testing.T) {
 // given a value that is not UTF-8, holds NUL or is malformed, is the
 // client's 400 with the daemon's own message, never the database's.
 func TestArchiveBadQuery(t *testing.T) {
-	eachDB(t, func(t *testing.T, db string) {
+	archivetest.EachDB(t, func(t *testing.T, db string) {
 		d := startDaemon(t, "--db", db)
 		tcp := dialTCP(t, d.uhpAddr)
 		tcp.answer(t)

@@ -154,16 +154,11 @@ func TestAttackLabelsDoNotGrow(t *testing.T) {
 
 func metricsSize(t *testing.T, addr string) int {
 	t.Helper()
-	resp, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	body := httpGet(t, addr, "/metrics")
 	// The Go collector's figures change length from one read to the
 	// next; the daemon's own series are what may not grow.
 	n := 0
-	for _, line := range strings.Split(string(body), "\n") {
+	for _, line := range strings.Split(body, "\n") {
 		if strings.HasPrefix(line, "hivebridge_") {
 			n += len(line) + 1
 		}
@@ -316,23 +311,20 @@ func TestAttackDisconnectMidSearch(t *testing.T) {
 		t.Helper()
 		waitGoroutines(t, "the search to be under way", 1, running("translate.(*Native).BestMove"))
 	}
+	// uhpSearch leaves a UHP session once its command's search is under way.
+	uhpSearch := func(command string) func() {
+		return func() {
+			s := dialTCP(t, d.uhpAddr)
+			s.answer(t)
+			s.do(t, "newgame "+midgame)
+			fmt.Fprintln(s.conn, command)
+			searching()
+			s.conn.Close()
+		}
+	}
 	leave := map[string]func(){
-		"uhp bestmove time": func() {
-			s := dialTCP(t, d.uhpAddr)
-			s.answer(t)
-			s.do(t, "newgame "+midgame)
-			fmt.Fprintln(s.conn, "bestmove time 99999:00:00")
-			searching()
-			s.conn.Close()
-		},
-		"uhp bestmove depth": func() {
-			s := dialTCP(t, d.uhpAddr)
-			s.answer(t)
-			s.do(t, "newgame "+midgame)
-			fmt.Fprintln(s.conn, "bestmove depth 200")
-			searching()
-			s.conn.Close()
-		},
+		"uhp bestmove time":  uhpSearch("bestmove time 99999:00:00"),
+		"uhp bestmove depth": uhpSearch("bestmove depth 200"),
 		"uhp perft": func() {
 			s := dialTCP(t, d.uhpAddr)
 			s.answer(t)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 )
@@ -669,7 +670,7 @@ func testNotation(t *testing.T, browser context.Context) {
 				moves = append(moves, respell(t, rng, g, m))
 				g.Play(m)
 			}
-			gs := mustDescribe(t, g)
+			gs := uhptest.MustDescribe(t, g)
 			gs.Moves = moves
 			games = append(games, game{gs.String(), g})
 		}

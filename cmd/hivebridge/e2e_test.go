@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -151,7 +152,7 @@ func playWholeGame(t *testing.T, viewer *uhp.Client, rng *rand.Rand, game int, b
 		}
 		text := uhp.FormatMove(m, g)
 		g.Play(m)
-		if got, want := do(t, viewer, "play "+text)[0], mustDescribe(t, g).String(); got != want {
+		if got, want := do(t, viewer, "play "+text)[0], uhptest.MustDescribe(t, g).String(); got != want {
 			t.Fatalf("play %s answered %s, want %s", text, got, want)
 		}
 	}
@@ -254,14 +255,4 @@ func TestUHPSignals(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("SIGTERM did not end hivebridge uhp waiting for input")
 	}
-}
-
-// mustDescribe returns the GameString of g, a game from the empty board.
-func mustDescribe(tb testing.TB, g *core.Game) uhp.GameString {
-	tb.Helper()
-	gs, err := uhp.Describe(g)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return gs
 }

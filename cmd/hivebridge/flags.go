@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/signal"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -94,4 +97,20 @@ func (c clientFlags) allowList() (allowlist.List, error) {
 		return allowlist.List{}, fmt.Errorf("--allow-from: %w", err)
 	}
 	return allow, nil
+}
+
+// serving is the RunE of a command that serves until stopped (serve,
+// hivejson): it reads its configuration from the flags with read, then runs
+// it with run under a context that SIGTERM or SIGINT cancels, so that the
+// server stops accepting and shuts down in good order.
+func serving[C any](read func(cmd *cobra.Command) (C, error), run func(ctx context.Context, cmd *cobra.Command, cfg C) error) func(cmd *cobra.Command, args []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		cfg, err := read(cmd)
+		if err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return run(ctx, cmd, cfg)
+	}
 }

@@ -33,7 +33,8 @@ type gamesConfig struct {
 }
 
 // gamesRuns are the run functions of the games subcommands, one each. A
-// nil one runs the subcommand itself (runGamesList...), and a test passes
+// nil one runs the subcommand itself (runGamesList..., on the archive
+// withStore opens), and a test passes
 // its own to check the flags without opening the archive.
 type gamesRuns struct {
 	list, show, export, ratings func(cmd *cobra.Command, cfg gamesConfig) error
@@ -43,17 +44,13 @@ type gamesRuns struct {
 // command line. runs runs its subcommands with the configuration their
 // flags give.
 func NewCmdGames(runs gamesRuns) *cobra.Command {
-	if runs.list == nil {
-		runs.list = runGamesList
-	}
-	if runs.show == nil {
-		runs.show = runGamesShow
-	}
-	if runs.export == nil {
-		runs.export = runGamesExport
-	}
-	if runs.ratings == nil {
-		runs.ratings = runGamesRatings
+	for _, r := range []struct {
+		run *func(cmd *cobra.Command, cfg gamesConfig) error
+		use func(cmd *cobra.Command, cfg gamesConfig, store archive.Store) error
+	}{{&runs.list, runGamesList}, {&runs.show, runGamesShow}, {&runs.export, runGamesExport}, {&runs.ratings, runGamesRatings}} {
+		if *r.run == nil {
+			*r.run = withStore(r.use)
+		}
 	}
 	f := &gamesFlags{}
 	cmd := &cobra.Command{
@@ -107,12 +104,21 @@ func addFilters(cmd *cobra.Command, paged bool) func() (archive.Filter, error) {
 	}
 }
 
-func (f *gamesFlags) open(cmd *cobra.Command) (archive.Store, error) {
-	store, err := archive.Open(cmd.Context(), f.db, archive.Reader)
-	if err == nil && store == nil {
-		err = errors.New("--db none: there is no archive to read")
+// withStore returns the run function of a games subcommand: it opens the
+// archive of --db for reading, hands it to use, and closes it once use is
+// done.
+func withStore(use func(cmd *cobra.Command, cfg gamesConfig, store archive.Store) error) func(cmd *cobra.Command, cfg gamesConfig) error {
+	return func(cmd *cobra.Command, cfg gamesConfig) error {
+		store, err := archive.Open(cmd.Context(), cfg.db, archive.Reader)
+		if err != nil {
+			return err
+		}
+		if store == nil {
+			return errors.New("--db none: there is no archive to read")
+		}
+		defer store.Close()
+		return use(cmd, cfg, store)
 	}
-	return store, err
 }
 
 func (f *gamesFlags) listCmd(runF func(cmd *cobra.Command, cfg gamesConfig) error) *cobra.Command {
@@ -135,12 +141,7 @@ func (f *gamesFlags) listCmd(runF func(cmd *cobra.Command, cfg gamesConfig) erro
 }
 
 // runGamesList writes a page of the games of cfg.filter.
-func runGamesList(cmd *cobra.Command, cfg gamesConfig) error {
-	store, err := cfg.open(cmd)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
+func runGamesList(cmd *cobra.Command, cfg gamesConfig, store archive.Store) error {
 	filter := cfg.filter
 	games, total, err := store.List(cmd.Context(), filter)
 	if err != nil {
@@ -186,12 +187,7 @@ func (f *gamesFlags) showCmd(runF func(cmd *cobra.Command, cfg gamesConfig) erro
 }
 
 // runGamesShow writes game cfg.id with every move.
-func runGamesShow(cmd *cobra.Command, cfg gamesConfig) error {
-	store, err := cfg.open(cmd)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
+func runGamesShow(cmd *cobra.Command, cfg gamesConfig, store archive.Store) error {
 	g, err := store.Get(cmd.Context(), cfg.id)
 	if err != nil {
 		return err
@@ -246,12 +242,7 @@ func (f *gamesFlags) exportCmd(runF func(cmd *cobra.Command, cfg gamesConfig) er
 }
 
 // runGamesExport writes every game of cfg.filter in cfg.format.
-func runGamesExport(cmd *cobra.Command, cfg gamesConfig) error {
-	store, err := cfg.open(cmd)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
+func runGamesExport(cmd *cobra.Command, cfg gamesConfig, store archive.Store) error {
 	return export(cmd, store, cfg.filter, cfg.format)
 }
 
@@ -303,12 +294,7 @@ func (f *gamesFlags) ratingsCmd(runF func(cmd *cobra.Command, cfg gamesConfig) e
 }
 
 // runGamesRatings writes the rating of every named engine of the archive.
-func runGamesRatings(cmd *cobra.Command, cfg gamesConfig) error {
-	store, err := cfg.open(cmd)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
+func runGamesRatings(cmd *cobra.Command, cfg gamesConfig, store archive.Store) error {
 	outcomes, err := store.Outcomes(cmd.Context())
 	if err != nil {
 		return err

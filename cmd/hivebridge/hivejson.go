@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,15 +80,7 @@ other is answered with an error frame and closed. Give 0.0.0.0:PORT with an
 SIGTERM or SIGINT stops accepting, answers the requests in hand at once, and
 exits 0.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			setup, err := cfg.setup()
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runF(ctx, cmd, setup)
-		},
+		RunE: serving(func(*cobra.Command) (hivejsonSetup, error) { return cfg.setup() }, runF),
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.listen, "listen", "", "listen for controllers on this address (required)")

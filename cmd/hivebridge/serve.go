@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -93,15 +91,7 @@ threads, to --session-max-perft plies at most.
 SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
 --grace, closes every session and stops every engine, then exits 0.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dcfg, err := cfg.daemonConfig(cmd)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runF(ctx, cmd, dcfg)
-		},
+		RunE: serving(func(cmd *cobra.Command) (daemon.Config, error) { return cfg.daemonConfig(cmd) }, runF),
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.uhpAddr, "uhp", "", "serve UHP over TCP on this address")

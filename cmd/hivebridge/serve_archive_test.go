@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,47 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
-
-// readArchive opens an archive as a reader for the test.
-func readArchive(t *testing.T, db string) archive.Store {
-	t.Helper()
-	s, err := archive.Open(context.Background(), db, archive.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-// allGames returns every archived game with its moves, oldest first.
-func allGames(t *testing.T, s archive.Store) []archive.Game {
-	t.Helper()
-	list, _, err := s.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []archive.Game
-	for i := len(list) - 1; i >= 0; i-- {
-		g, err := s.Get(context.Background(), list[i].ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, g)
-	}
-	return out
-}
-
-// moveTexts gives each move as "text/by".
-func moveTexts(g archive.Game) string {
-	var parts []string
-	for _, m := range g.Moves {
-		parts = append(parts, m.Text+"/"+m.By)
-	}
-	return strings.Join(parts, ", ")
-}
 
 // kept sends the session one more command and reads its answer, which
 // proves every change the session recorded before it in the archive: a
@@ -100,19 +62,19 @@ func TestServeArchivesSessions(t *testing.T) {
 
 	// Both ends are written in the background after their answers (the
 	// disconnect's, the forfeit's), so wait until neither game is playing.
-	games := waitGames(t, readArchive(t, db), 2)
+	games := waitGames(t, archivetest.Read(t, db), 2)
 	own, remote := games[0], games[1]
 	// What the archive adds to answers is there to be watched.
 	metric(t, d.httpAddr, "hivebridge_archive_wait_seconds_count")
 	wantOwn := fmt.Sprintf("%s/%s, bG1 %s-/viewer", best, backend, strings.Fields(best)[0][:3])
-	if own.Source != "uhp-ws" || own.White != backend || own.Black != archive.Viewer || moveTexts(own) != wantOwn ||
+	if own.Source != "uhp-ws" || own.White != backend || own.Black != archive.Viewer || archivetest.MoveTexts(own) != wantOwn ||
 		own.GameString+"\nok\n" != last || own.Status != archive.Finished || own.How != "disconnect" || own.Result != "" {
-		t.Errorf("the viewer's game: %+v, moves %s; want %s ending %q", own, moveTexts(own), wantOwn, last)
+		t.Errorf("the viewer's game: %+v, moves %s; want %s ending %q", own, archivetest.MoveTexts(own), wantOwn, last)
 	}
 	if remote.Source != "uhp-tcp" || remote.White != archive.Viewer || remote.Black != backend ||
-		moveTexts(remote) != "wS1/viewer, "+reply[1]+"/"+backend || remote.GameString != forfeit[0] ||
+		archivetest.MoveTexts(remote) != "wS1/viewer, "+reply[1]+"/"+backend || remote.GameString != forfeit[0] ||
 		remote.Result != "BlackWins" || remote.How != "forfeit" || remote.Reason != "White forfeited: lunch" {
-		t.Errorf("the remote game: %+v, moves %s; want the client's %q then %q", remote, moveTexts(remote), reply, forfeit)
+		t.Errorf("the remote game: %+v, moves %s; want the client's %q then %q", remote, archivetest.MoveTexts(remote), reply, forfeit)
 	}
 	for _, g := range games {
 		for i, m := range g.Moves {
@@ -128,13 +90,7 @@ func TestServeArchivesSessions(t *testing.T) {
 func TestServeArchivesPairedGameOnce(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "games.db")
 	d := startDaemon(t, "--db", db, "--pair-viewers", "--pair-wait", "5s")
-	white := dialTCP(t, d.uhpAddr)
-	white.answer(t)
-	black := dialTCP(t, d.uhpAddr)
-	black.answer(t)
-	fmt.Fprintln(white.conn, "newgame remote Base")
-	waitSeeking(t)
-	fmt.Fprintln(black.conn, "newgame remote Base")
+	white, black := pairViewers(t, d.uhpAddr, d.uhpAddr, "newgame remote Base")
 	white.answer(t)
 	fmt.Fprintln(white.conn, "play wS1")
 	black.answer(t)
@@ -144,14 +100,14 @@ func TestServeArchivesPairedGameOnce(t *testing.T) {
 	white.answer(t)
 	black.answer(t)
 	white.kept(t) // White's session keeps the game
-	games := allGames(t, readArchive(t, db))
+	games := archivetest.AllGames(t, archivetest.Read(t, db))
 	if len(games) != 1 {
 		t.Fatalf("%d games archived, want 1: %+v", len(games), games)
 	}
 	g := games[0]
-	if g.White != archive.Viewer || g.Black != "paired viewer" || moveTexts(g) != "wS1/viewer, bG1 wS1-/paired viewer" ||
+	if g.White != archive.Viewer || g.Black != "paired viewer" || archivetest.MoveTexts(g) != "wS1/viewer, bG1 wS1-/paired viewer" ||
 		g.Result != "BlackWins" || g.How != "forfeit" || g.Reason != "White forfeited: lunch" || g.GameString != "Base;BlackWins;White[2];wS1;bG1 wS1-" {
-		t.Errorf("%+v, moves %s", g, moveTexts(g))
+		t.Errorf("%+v, moves %s", g, archivetest.MoveTexts(g))
 	}
 }
 
@@ -247,7 +203,7 @@ func TestServeShutdownInterruptsGames(t *testing.T) {
 	if err := d.stop(); err != nil {
 		t.Fatal(err)
 	}
-	games := allGames(t, readArchive(t, db))
+	games := archivetest.AllGames(t, archivetest.Read(t, db))
 	if len(games) != 1 || games[0].Status != archive.Interrupted || games[0].How != "interrupted" || games[0].GameString != last[0] {
 		t.Errorf("%+v, want one game interrupted at %s", games, last[0])
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/hub"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
@@ -47,7 +48,7 @@ func waitGames(t *testing.T, s archive.Store, n int) []archive.Game {
 	t.Helper()
 	var games []archive.Game
 	waitForState(t, 10*time.Second, fmt.Sprintf("%d games archived, none in progress", n), func() (bool, string) {
-		games = allGames(t, s)
+		games = archivetest.AllGames(t, s)
 		ended := len(games) == n && !slices.ContainsFunc(games, func(g archive.Game) bool { return g.Status == archive.Playing })
 		return ended, fmt.Sprintf("%d games:\n%+v", len(games), games)
 	})
@@ -122,15 +123,15 @@ func TestServeArchivesHubSessions(t *testing.T) {
 	}
 	send("quit")
 
-	games := waitGames(t, readArchive(t, db), 3)
+	games := waitGames(t, archivetest.Read(t, db), 3)
 	first, second, third := games[0], games[1], games[2]
 	want := m1 + "/" + backend + ", bG1 " + m1[:3] + "-/" + daemon.HubGUI
-	if first.Source != "hub-tcp" || moveTexts(first) != want || first.White != backend || first.Black != daemon.HubGUI ||
+	if first.Source != "hub-tcp" || archivetest.MoveTexts(first) != want || first.White != backend || first.Black != daemon.HubGUI ||
 		first.How != "abandoned" || first.Status != archive.Finished || first.GameString != "Base;InProgress;White[2];"+m1+";bG1 "+m1[:3]+"-" {
-		t.Errorf("the first game: %+v, moves %s; want %s (the backend's %s taken back)", first, moveTexts(first), want, m2)
+		t.Errorf("the first game: %+v, moves %s; want %s (the backend's %s taken back)", first, archivetest.MoveTexts(first), want, m2)
 	}
-	if moveTexts(second) != "wS1/"+daemon.HubGUI+", bS1 wS1-/"+daemon.HubGUI || second.White != daemon.HubGUI || second.Black != daemon.HubGUI || second.How != "abandoned" {
-		t.Errorf("the second game: %+v, moves %s", second, moveTexts(second))
+	if archivetest.MoveTexts(second) != "wS1/"+daemon.HubGUI+", bS1 wS1-/"+daemon.HubGUI || second.White != daemon.HubGUI || second.Black != daemon.HubGUI || second.How != "abandoned" {
+		t.Errorf("the second game: %+v, moves %s", second, archivetest.MoveTexts(second))
 	}
 	if third.GameString != finishedGame || third.Result != "BlackWins" || third.How != "state" || third.Plies != 37 {
 		t.Errorf("the finished game: %+v", third)
@@ -190,7 +191,7 @@ func TestServeArchivesJSONSessions(t *testing.T) {
 	ask("b", gameOf(t, finishedGame))
 	conn.Close()
 
-	games := waitGames(t, readArchive(t, db), 2)
+	games := waitGames(t, archivetest.Read(t, db), 2)
 	var ga, gb archive.Game
 	for _, g := range games {
 		if g.Plies == 37 {
@@ -208,9 +209,9 @@ func TestServeArchivesJSONSessions(t *testing.T) {
 		}
 		want = append(want, text+"/"+by)
 	}
-	if ga.Source != "hivejson" || moveTexts(ga) != strings.Join(want, ", ") || ga.White != daemon.JSONController || ga.Black != backend ||
+	if ga.Source != "hivejson" || archivetest.MoveTexts(ga) != strings.Join(want, ", ") || ga.White != daemon.JSONController || ga.Black != backend ||
 		ga.How != "disconnect" || ga.GameString != gs.String() {
-		t.Errorf("game a: %+v, moves %s; want %s", ga, moveTexts(ga), strings.Join(want, ", "))
+		t.Errorf("game a: %+v, moves %s; want %s", ga, archivetest.MoveTexts(ga), strings.Join(want, ", "))
 	}
 	if gb.GameString != finishedGame || gb.Result != "BlackWins" || gb.How != "state" || gb.White != daemon.JSONController {
 		t.Errorf("game b: %+v", gb)

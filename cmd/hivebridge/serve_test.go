@@ -22,6 +22,7 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/hivejson"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
@@ -135,6 +136,22 @@ func dialTCP(t *testing.T, addr string) *tcpSession {
 	return &tcpSession{conn: conn, in: bufio.NewReader(conn)}
 }
 
+// pairViewers connects two viewers, to the daemons at whiteAddr and
+// blackAddr, that ask for remote games, the first with whiteNewgame and the
+// second, once the first waits for a partner, with "newgame remote Base",
+// so that they are paired. Their answers to newgame are left to read.
+func pairViewers(t *testing.T, whiteAddr, blackAddr, whiteNewgame string) (white, black *tcpSession) {
+	t.Helper()
+	white = dialTCP(t, whiteAddr)
+	white.answer(t)
+	black = dialTCP(t, blackAddr)
+	black.answer(t)
+	fmt.Fprintln(white.conn, whiteNewgame)
+	waitSeeking(t)
+	fmt.Fprintln(black.conn, "newgame remote Base")
+	return white, black
+}
+
 // answer reads lines up to ok (or the end of the connection).
 func (s *tcpSession) answer(t *testing.T) []string {
 	t.Helper()
@@ -203,7 +220,7 @@ func TestServeConcurrentSessions(t *testing.T) {
 			}
 			text := uhp.FormatMove(m, g)
 			g.Play(m)
-			if got := do("play " + text); len(got) != 1 || got[0] != mustDescribe(t, g).String() {
+			if got := do("play " + text); len(got) != 1 || got[0] != uhptest.MustDescribe(t, g).String() {
 				errs <- fmt.Errorf("play %s answered %q", text, got)
 				return
 			}
@@ -546,13 +563,7 @@ func TestServeShutdownCutsLongSearch(t *testing.T) {
 // for both.
 func TestServePairViewers(t *testing.T) {
 	d := startDaemon(t, "--pair-viewers", "--pair-wait", "5s")
-	white := dialTCP(t, d.uhpAddr)
-	white.answer(t)
-	black := dialTCP(t, d.uhpAddr)
-	black.answer(t)
-	fmt.Fprintln(white.conn, "newgame remote Base")
-	waitSeeking(t)
-	fmt.Fprintln(black.conn, "newgame remote Base")
+	white, black := pairViewers(t, d.uhpAddr, d.uhpAddr, "newgame remote Base")
 	if got := white.answer(t); len(got) != 1 || got[0] != "Base;NotStarted;White[1]" {
 		t.Fatalf("white's newgame: %q", got)
 	}

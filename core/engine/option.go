@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/hivebridge/hivebridge/core"
 )
 
 // OptionType is the type of an engine option: one of the four types UHP
@@ -103,22 +105,6 @@ func (o *Option) normalize(v string) (string, error) {
 
 // EqualFold compares two strings ignoring the case of ASCII letters only:
 // the protocols are ASCII, and Unicode folding would let "Baſe" pass for
-// "Base" or "falſe" for "false".
-func EqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		if lower(a[i]) != lower(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c - 'A' + 'a'
-	}
-	return c
-}
+// "Base" or "falſe" for "false". It is core's, which reads the notation's
+// names with it.
+func EqualFold(a, b string) bool { return core.EqualFold(a, b) }

@@ -164,8 +164,7 @@ func chaosRNG() *rand.Rand {
 // no fake it started may still run.
 func Spec(t *testing.T, mode string) string {
 	t.Helper()
-	Setenv(t, mode)
-	return `uhp:"` + os.Args[0] + `"`
+	return specOf(t, "uhp", ModeVar, mode)
 }
 
 // Setenv sets the environment that makes the test binary, started again,
@@ -173,8 +172,25 @@ func Spec(t *testing.T, mode string) string {
 // returns; when the test ends, no fake started there may still run.
 func Setenv(t *testing.T, mode string) string {
 	t.Helper()
+	return setenvMode(t, ModeVar, mode)
+}
+
+// specOf sets the environment of a fake of one protocol (modeVar, ModeVar
+// or HubModeVar, says which) and returns the backend spec, under scheme,
+// that starts the test binary as that fake.
+func specOf(t *testing.T, scheme, modeVar, mode string) string {
+	t.Helper()
+	setenvMode(t, modeVar, mode)
+	return scheme + `:"` + os.Args[0] + `"`
+}
+
+// setenvMode sets modeVar to mode and DirVar to a fresh folder, which it
+// returns, and checks when the test ends that no fake started there still
+// runs: Setenv and SetenvHub, for the fakes of each protocol.
+func setenvMode(t *testing.T, modeVar, mode string) string {
+	t.Helper()
 	dir := t.TempDir()
-	t.Setenv(ModeVar, mode)
+	t.Setenv(modeVar, mode)
 	t.Setenv(DirVar, dir)
 	t.Cleanup(func() { CheckNoProcessLeft(t, dir) })
 	return dir
@@ -414,17 +430,8 @@ func run(mode, dir string) int {
 				signal.Notify(interrupted, syscall.SIGINT)
 				<-interrupted
 				exitAfterNext = 2 // this answer, and the next
-			case "garbage":
-				fmt.Fprintln(out, "banana split")
-				fmt.Fprintln(out, "ok")
-				out.Flush()
-				continue
-			case "refuse":
-				fmt.Fprintf(out, "err UnrecognizedCommand(%q)\nok\n", strings.TrimPrefix(line, "bestmove "))
-				out.Flush()
-				continue
-			case "illegal":
-				fmt.Fprintln(out, "pass")
+			case "garbage", "refuse", "illegal":
+				fmt.Fprintln(out, wrongBestMove(mode, line))
 				fmt.Fprintln(out, "ok")
 				out.Flush()
 				continue
@@ -466,4 +473,17 @@ func ownDraw(answer string) (text string, over, isGame bool) {
 		over = gs.State.Result() != core.InProgress
 	}
 	return strings.Join(lines, ""), over, isGame
+}
+
+// wrongBestMove is the line a fake of mode answers bestmove with, before
+// its ok: nonsense (garbage), an error (refuse) or a move that is no legal
+// move (illegal).
+func wrongBestMove(mode, line string) string {
+	switch mode {
+	case "garbage":
+		return "banana split"
+	case "refuse":
+		return fmt.Sprintf("err UnrecognizedCommand(%q)", strings.TrimPrefix(line, "bestmove "))
+	}
+	return "pass"
 }

@@ -30,8 +30,7 @@ const HubModeVar = "HIVEBRIDGE_FAKE_HUB_ENGINE"
 // test ends, no fake it started may still run.
 func HubSpec(t *testing.T, mode string) string {
 	t.Helper()
-	SetenvHub(t, mode)
-	return `hub:"` + os.Args[0] + `"`
+	return specOf(t, "hub", HubModeVar, mode)
 }
 
 // SetenvHub sets the environment that makes the test binary, started
@@ -40,11 +39,7 @@ func HubSpec(t *testing.T, mode string) string {
 // there may still run.
 func SetenvHub(t *testing.T, mode string) string {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv(HubModeVar, mode)
-	t.Setenv(DirVar, dir)
-	t.Cleanup(func() { CheckNoProcessLeft(t, dir) })
-	return dir
+	return setenvMode(t, HubModeVar, mode)
 }
 
 // HubParams are the parameters the fake declares: one of every type.

@@ -9,8 +9,9 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/hivebridge/hivebridge/internal/accept"
 
 	"github.com/rs/zerolog"
 
@@ -148,19 +149,6 @@ func NewServer(cfg ServerConfig) *Server {
 	return &Server{cfg: cfg}
 }
 
-// temporaryAcceptError reports whether an error of Accept may pass: the
-// process or the system out of file descriptors or socket memory, or a
-// connection that went away while waiting to be accepted.
-func temporaryAcceptError(err error) bool {
-	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM, syscall.ECONNABORTED, syscall.ECONNRESET, syscall.EINTR, syscall.EAGAIN} {
-		if errors.Is(err, errno) {
-			return true
-		}
-	}
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
-}
-
 // Serve accepts connections on l and answers each on its own goroutine
 // until ctx is done, then closes l, lets every connection finish the
 // request in hand (its search is cancelled with ctx, so it answers at
@@ -180,7 +168,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return nil
 			}
-			if temporaryAcceptError(err) {
+			if accept.Temporary(err) {
 				// A passing failure to accept (out of file
 				// descriptors, say): wait, from 5 ms doubling to a
 				// second as net/http does, rather than spin or give

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"os"
 	"sync"
 	"syscall"
 	"testing"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/accept/accepttest"
 )
 
 // TestServerInvalidUTF8: frames with bytes that are not valid UTF-8, in
@@ -97,11 +96,7 @@ func TestServerControllerLeaves(t *testing.T) {
 		Log: zerolog.Nop(),
 	})
 	c := dialServer(t, addr)
-	req := fixtureRequest(t, "choose_turn_midgame.json")
-	req.RequestTimestamp = time.Now().UnixMilli()
-	deadline := req.RequestTimestamp + time.Hour.Milliseconds()
-	req.ResponseDeadline = &deadline
-	c.send(req)
+	c.send(hourAwayRequest(t))
 	<-searching
 	c.conn.Close()
 	select {
@@ -136,11 +131,7 @@ func TestServerMaxTime(t *testing.T) {
 		Log:     zerolog.Nop(),
 	})
 	c := dialServer(t, addr)
-	req := fixtureRequest(t, "choose_turn_midgame.json")
-	req.RequestTimestamp = time.Now().UnixMilli()
-	deadline := req.RequestTimestamp + time.Hour.Milliseconds()
-	req.ResponseDeadline = &deadline
-	c.send(req)
+	c.send(hourAwayRequest(t))
 	c.send(NewGreetingsRequest("behind"))
 	if r := c.readTurn(); r.Failed() || r.TurnType == "" {
 		t.Errorf("answered %+v, want a turn", r)
@@ -184,34 +175,29 @@ func TestBudgetMaxTime(t *testing.T) {
 	}
 }
 
-// failingListener fails Accept with each of errs in turn.
-type failingListener struct {
-	net.Listener
-	errs  []error
-	calls int
-}
-
-func (l *failingListener) Accept() (net.Conn, error) {
-	l.calls++
-	err := l.errs[0]
-	l.errs = l.errs[1:]
-	return nil, err
-}
-
-func (l *failingListener) Close() error { return nil }
-
 // TestServeTemporaryAcceptError: a module out of file descriptors waits
 // and accepts again rather than ending; a lasting error ends Serve.
 func TestServeTemporaryAcceptError(t *testing.T) {
 	s := NewServer(ServerConfig{Searcher: searchFunc(func(context.Context, *core.Game, engine.Limit) (core.Move, error) {
 		return core.NoMove, errors.New("no search expected")
 	})})
-	l := &failingListener{errs: []error{
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)},
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ECONNABORTED)},
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EINVAL)},
+	l := &accepttest.FailingListener{Errs: []error{
+		accepttest.Err(syscall.EMFILE),
+		accepttest.Err(syscall.ECONNABORTED),
+		accepttest.Err(syscall.EINVAL),
 	}}
-	if err := s.Serve(context.Background(), l); !errors.Is(err, syscall.EINVAL) || l.calls != 3 {
-		t.Errorf("Serve returned %v after %d accepts; want EINVAL after 3", err, l.calls)
+	if err := s.Serve(context.Background(), l); !errors.Is(err, syscall.EINVAL) || l.Calls != 3 {
+		t.Errorf("Serve returned %v after %d accepts; want EINVAL after 3", err, l.Calls)
 	}
+}
+
+// hourAwayRequest is the midgame Choose Turn request, sent now with its
+// response_deadline an hour away.
+func hourAwayRequest(t *testing.T) *ChooseTurnRequest {
+	t.Helper()
+	req := fixtureRequest(t, "choose_turn_midgame.json")
+	req.RequestTimestamp = time.Now().UnixMilli()
+	deadline := req.RequestTimestamp + time.Hour.Milliseconds()
+	req.ResponseDeadline = &deadline
+	return req
 }

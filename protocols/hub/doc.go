@@ -4,8 +4,8 @@
 // uhp.FormatMove. The rest of the dialect's notation is read without UHP:
 // piece, game type and turn names are core's (core.ParsePiece,
 // core.ParseGameType and core.GameType.Name, core.ParseTurn and core.Turn),
-// the GameStateString and the GameString of game= are gamestring.go's, and
-// the line reading of a peer is lines.go's own copy of UHP's. The tests may
+// and so is the GameStateString (core.GameState), the GameString of game=
+// is gamestring.go's, and the line reading of a peer is lines.go's own copy of UHP's. The tests may
 // use more of uhp, to check that the two protocols agree.
 
 // Package hub holds the codecs of the Hub protocol (docs/specs/hub-v2.txt,

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
@@ -10,58 +9,14 @@ import (
 )
 
 // This file reads and writes the game= form of pos, a whole UHP
-// GameString (hub-hive.md). Its GameTypeString and TurnString are core's
-// names (core.ParseGameType, core.ParseTurn) and its moves stay text, as
-// every move list of the dialect does; what is left, the GameStateString
-// and the framing, is read here rather than by UHP's GameString codec:
-// Hub may take only UHP's MoveString codec (docs/architecture.md). What
-// it reads and the errors it gives are UHP's, word for word, so that a
-// GameString reads alike whichever protocol carries it.
-
-// GameState is the GameStateString of a game= position: whether the game
-// had started and, if it is over, how it ended.
-type GameState uint8
-
-// The GameStateString values.
-const (
-	NotStarted GameState = iota // "The game has not started, no moves have been made."
-	InProgress                  // "The game is in progress, at least one move has been made."
-	Draw                        // "The game is over, the result is a draw."
-	WhiteWins                   // "The game is over, the white side has won."
-	BlackWins                   // "The game is over, the black side has won."
-)
-
-// gameStateNames are the GameStateStrings, in the order of the values.
-var gameStateNames = [...]string{"NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins"}
-
-func (s GameState) String() string {
-	if int(s) < len(gameStateNames) {
-		return gameStateNames[s]
-	}
-	return "GameState(" + strconv.Itoa(int(s)) + ")"
-}
-
-// parseGameState reads a GameStateString, in any case.
-func parseGameState(s string) (GameState, error) {
-	s = strings.TrimSpace(s)
-	for st, name := range gameStateNames {
-		if engine.EqualFold(s, name) {
-			return GameState(st), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown game state %q: want NotStarted, InProgress, Draw, WhiteWins or BlackWins", s)
-}
-
-// stateOf returns the GameState of a game: NotStarted before its first
-// move, and otherwise its result, which core names as the GameStateStrings
-// do (core.Result.String).
-func stateOf(g *core.Game) GameState {
-	if g.Result() == core.InProgress && g.Ply() == 0 {
-		return NotStarted
-	}
-	st, _ := parseGameState(g.Result().String())
-	return st
-}
+// GameString (hub-hive.md). Its GameTypeString, GameStateString and
+// TurnString are core's names (core.ParseGameType, core.ParseGameState,
+// core.ParseTurn) and its moves stay text, as every move list of the
+// dialect does; what is left, the framing, is read here rather than by
+// UHP's GameString codec: Hub may take only UHP's MoveString codec
+// (docs/architecture.md). What it reads and the errors it gives are UHP's,
+// word for word, so that a GameString reads alike whichever protocol
+// carries it.
 
 // ErrSetUp is why a position with a board has no GameString: a GameString
 // holds only the moves from the empty board.
@@ -70,7 +25,7 @@ const ErrSetUp = engine.Error("the game was set up from a position, and UHP has 
 // formatGameString writes a GameString: "GameTypeString;GameStateString;
 // TurnString" followed by the moves, each after a ';', with no trailing
 // one.
-func formatGameString(t core.GameType, state GameState, turn core.Turn, moves []string) string {
+func formatGameString(t core.GameType, state core.GameState, turn core.Turn, moves []string) string {
 	return strings.Join(append([]string{t.Name(), state.String(), turn.String()}, moves...), ";")
 }
 
@@ -88,7 +43,7 @@ func parseGameString(s string) (Pos, error) {
 	if p.Variant, err = core.ParseGameType(fields[0]); err != nil {
 		return Pos{}, err
 	}
-	if p.State, err = parseGameState(fields[1]); err != nil {
+	if p.State, err = core.ParseGameState(fields[1]); err != nil {
 		return Pos{}, err
 	}
 	if p.Turn, err = core.ParseTurn(fields[2]); err != nil {

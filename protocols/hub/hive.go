@@ -180,7 +180,7 @@ type Pos struct {
 	Board          *Board   // board=, turn= and last=: the position the moves start from
 	Moves          []string // UHP MoveStrings from the start of the game (the board, if any), nil for none
 	AsGame         bool     // written as game=<GameString>
-	State          GameState
+	State          core.GameState
 	Turn           core.Turn
 }
 
@@ -202,7 +202,7 @@ func PosOf(g *core.Game) Pos {
 func GamePosOf(g *core.Game) Pos {
 	p := PosOf(g)
 	if !g.SetUp() {
-		p.AsGame, p.State, p.Turn = true, stateOf(g), core.Turn{Color: g.ToMove(), Number: g.TurnNumber()}
+		p.AsGame, p.State, p.Turn = true, core.StateOf(g), core.Turn{Color: g.ToMove(), Number: g.TurnNumber()}
 	}
 	return p
 }
@@ -217,9 +217,9 @@ func (p Pos) GameString() (string, error) {
 	}
 	state, turn := p.State, p.Turn
 	if !p.AsGame {
-		state = InProgress
+		state = core.StateInProgress
 		if len(p.Moves) == 0 {
-			state = NotStarted
+			state = core.StateNotStarted
 		}
 		turn = core.Turn{Color: core.Color(len(p.Moves) & 1), Number: len(p.Moves)/2 + 1}
 	}

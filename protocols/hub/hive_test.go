@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/hub"
-	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
 const allExpansions = core.WithMosquito | core.WithLadybug | core.WithPillbug
@@ -75,7 +75,7 @@ func TestPosRandomGames(t *testing.T) {
 				t.Fatalf("%s: Load: %v", text, err)
 			}
 			if !sameGame(loaded, g) {
-				t.Fatalf("%s loads as %s", text, mustDescribe(t, loaded))
+				t.Fatalf("%s loads as %s", text, uhptest.MustDescribe(t, loaded))
 			}
 		}
 		// The same moves with the variant left to the engine's parameter.
@@ -119,8 +119,8 @@ func TestPosForms(t *testing.T) {
 		{`pos variant=base+plm moves=""`, hub.Pos{Variant: allExpansions}, "pos variant=Base+MLP"},
 		{`pos moves="wS1; bG1   -wS1 ;wA1 wS1/"`, hub.Pos{DefaultVariant: true, Moves: []string{"wS1", "bG1 -wS1", "wA1 wS1/"}}, `pos moves="wS1;bG1 -wS1;wA1 wS1/"`},
 		{"pos variant=Base+M moves=wS1", hub.Pos{Variant: core.WithMosquito, Moves: []string{"wS1"}}, ""},
-		{"pos game=Base;NotStarted;White[1]", hub.Pos{Variant: core.Base, AsGame: true, State: hub.NotStarted, Turn: core.Turn{Color: core.White, Number: 1}}, ""},
-		{"pos game=Base;NotStarted;White[1] ignored=1 flag", hub.Pos{Variant: core.Base, AsGame: true, State: hub.NotStarted, Turn: core.Turn{Color: core.White, Number: 1}}, "pos game=Base;NotStarted;White[1]"},
+		{"pos game=Base;NotStarted;White[1]", hub.Pos{Variant: core.Base, AsGame: true, State: core.StateNotStarted, Turn: core.Turn{Color: core.White, Number: 1}}, ""},
+		{"pos game=Base;NotStarted;White[1] ignored=1 flag", hub.Pos{Variant: core.Base, AsGame: true, State: core.StateNotStarted, Turn: core.Turn{Color: core.White, Number: 1}}, "pos game=Base;NotStarted;White[1]"},
 	} {
 		p, err := hub.ParsePos(mustParse(t, tc.in))
 		if err != nil {
@@ -265,7 +265,7 @@ func TestMovesRandomGames(t *testing.T) {
 		}
 		got, err := hub.ReadMoves(g, back.(hub.Info).PV)
 		if err != nil || !slices.Equal(got, pv) {
-			t.Fatalf("%s: pv %q reads as %v, %v; want %v", mustDescribe(t, g), texts, got, err, pv)
+			t.Fatalf("%s: pv %q reads as %v, %v; want %v", uhptest.MustDescribe(t, g), texts, got, err, pv)
 		}
 		ponder := core.NoMove
 		if len(pv) > 1 {
@@ -278,17 +278,17 @@ func TestMovesRandomGames(t *testing.T) {
 		}
 		d := m.(hub.Done)
 		if best, err := d.Best(g); err != nil || best != pv[0] {
-			t.Fatalf("%s: done %q: best %v, %v; want %v", mustDescribe(t, g), done.Line(), best, err, pv[0])
+			t.Fatalf("%s: done %q: best %v, %v; want %v", uhptest.MustDescribe(t, g), done.Line(), best, err, pv[0])
 		}
 		if p, err := d.PonderMove(g); err != nil || p != ponder {
-			t.Fatalf("%s: done %q: ponder %v, %v; want %v", mustDescribe(t, g), done.Line(), p, err, ponder)
+			t.Fatalf("%s: done %q: ponder %v, %v; want %v", uhptest.MustDescribe(t, g), done.Line(), p, err, ponder)
 		}
 		// Every legal move, one by one.
 		g.GenerateMoves(&l)
 		for _, m := range l.Moves() {
 			text := hub.WriteMove(m, g)
 			if got, err := hub.ReadMove(text, g); err != nil || got != m {
-				t.Fatalf("%s: %q reads as %v, %v; want %v", mustDescribe(t, g), text, got, err, m)
+				t.Fatalf("%s: %q reads as %v, %v; want %v", uhptest.MustDescribe(t, g), text, got, err, m)
 			}
 		}
 		if g.Hash() != h {
@@ -357,14 +357,4 @@ func TestScore(t *testing.T) {
 			t.Errorf("ParseScore(%q): %v", in, err)
 		}
 	}
-}
-
-// mustDescribe returns the GameString of g, a game from the empty board.
-func mustDescribe(tb testing.TB, g *core.Game) uhp.GameString {
-	tb.Helper()
-	gs, err := uhp.Describe(g)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return gs
 }

@@ -44,7 +44,7 @@ func TestHubHiveExamples(t *testing.T) {
 			hub.Pos{Variant: allExpansions, Moves: []string{"wS1", "bG1 -wS1", "wA1 wS1/"}}},
 		{`pos game="Base+MLP;InProgress;White[3];wS1;bG1 -wS1;wA1 wS1/"`,
 			hub.Pos{Variant: allExpansions, Moves: []string{"wS1", "bG1 -wS1", "wA1 wS1/"}, AsGame: true,
-				State: hub.InProgress, Turn: core.Turn{Color: core.White, Number: 3}}},
+				State: core.StateInProgress, Turn: core.Turn{Color: core.White, Number: 3}}},
 		{`error message="illegal move 3 (bG1 -wS1): It's not that player's turn."`,
 			hub.Error{Message: "illegal move 3 (bG1 -wS1): It's not that player's turn."}},
 		// Initialisation.

@@ -1,28 +1,18 @@
 package hub_test
 
 import (
-	"context"
-	"errors"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/enginetest"
 )
-
-// garbling fails with words that are not valid UTF-8, as a backend process
-// may print them.
-type garbling struct{}
-
-func (garbling) BestMove(context.Context, *core.Game, engine.Limit, func(engine.Progress)) (core.Move, error) {
-	return core.NoMove, errors.New("the engine said \xff\xfe")
-}
 
 // A line that is not valid UTF-8 is answered with an error that quotes
 // none of it, whatever its command, and the session goes on; a searcher's
 // invalid words are written as valid UTF-8 too.
 func TestSessionInvalidUTF8(t *testing.T) {
-	s := startSession(t, testConfig(garbling{}, true))
+	s := startSession(t, testConfig(enginetest.Garbling{}, true))
 	for _, line := range []string{
 		"\xff\xfe",
 		"set-param name=\xc3 value=1",

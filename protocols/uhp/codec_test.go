@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -248,7 +249,7 @@ func TestGameStringSpecExamples(t *testing.T) {
 			t.Errorf("Load(%q): %v", s, err)
 			continue
 		}
-		if got := mustDescribe(t, g).String(); got != s {
+		if got := uhptest.MustDescribe(t, g).String(); got != s {
 			t.Errorf("Describe(Load(%q)) = %q", s, got)
 		}
 		if g.Ply() != len(gs.Moves) {
@@ -287,13 +288,13 @@ func TestGameStringLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := mustDescribe(t, g).String(), "Base+MLP;InProgress;White[2];wS1;bS1 wS1-"; got != want {
+	if got, want := uhptest.MustDescribe(t, g).String(), "Base+MLP;InProgress;White[2];wS1;bS1 wS1-"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}
 
 	// Load recomputes the state and turn rather than trusting them.
 	g = load(t, "Base;NotStarted;White[1];wS1")
-	if got, want := mustDescribe(t, g).String(), "Base;InProgress;Black[1];wS1"; got != want {
+	if got, want := uhptest.MustDescribe(t, g).String(), "Base;InProgress;Black[1];wS1"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}
 }
@@ -379,7 +380,7 @@ func TestGameStringFinished(t *testing.T) {
 		if g.Result() != c.result || uhp.StateOf(g) != c.state {
 			t.Errorf("%s: result %v, StateOf %v", c.s, g.Result(), uhp.StateOf(g))
 		}
-		if got := mustDescribe(t, g).String(); got != c.s {
+		if got := uhptest.MustDescribe(t, g).String(); got != c.s {
 			t.Errorf("Describe(Load(%q)) = %q", c.s, got)
 		}
 		// Nothing can be played once the game is over.
@@ -402,7 +403,7 @@ func TestGameStringFinished(t *testing.T) {
 			t.Fatalf("%q: %v", text, err)
 		}
 	}
-	s := mustDescribe(t, g).String()
+	s := uhptest.MustDescribe(t, g).String()
 	if want := "Base;InProgress;Black[7];" + strings.Join(gs.Moves, ";"); s != want {
 		t.Errorf("Describe = %q, want %q", s, want)
 	}
@@ -413,19 +414,9 @@ func TestGameStringFinished(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load with the repetition draw off: %v", err)
 	}
-	if g2.Hash() != g.Hash() || mustDescribe(t, g2).String() != s {
-		t.Errorf("Load with the repetition draw off gives %q", mustDescribe(t, g2).String())
+	if g2.Hash() != g.Hash() || uhptest.MustDescribe(t, g2).String() != s {
+		t.Errorf("Load with the repetition draw off gives %q", uhptest.MustDescribe(t, g2).String())
 	}
-}
-
-// mustDescribe returns the GameString of g, a game from the empty board.
-func mustDescribe(tb testing.TB, g *core.Game) uhp.GameString {
-	tb.Helper()
-	gs, err := uhp.Describe(g)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return gs
 }
 
 // A game set up from a position has no GameString: Describe says so with

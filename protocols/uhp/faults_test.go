@@ -15,16 +15,9 @@ import (
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/enginetest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
-
-// garbling fails with words that are not valid UTF-8, as a backend process
-// may print them.
-type garbling struct{}
-
-func (garbling) BestMove(context.Context, *core.Game, engine.Limit, func(engine.Progress)) (core.Move, error) {
-	return core.NoMove, errors.New("the engine said \xff\xfe")
-}
 
 // TestEngineInvalidUTF8: a command line that is not valid UTF-8 is
 // answered with an err that quotes none of it, exit included, and is still
@@ -32,7 +25,7 @@ func (garbling) BestMove(context.Context, *core.Game, engine.Limit, func(engine.
 // as valid UTF-8.
 func TestEngineInvalidUTF8(t *testing.T) {
 	var commands []string
-	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: garbling{},
+	e := uhp.NewSession(uhp.Config{ID: "test", Searcher: enginetest.Garbling{},
 		OnCommand: func(command string, _ time.Duration, err error) {
 			if err != nil {
 				commands = append(commands, command)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -105,7 +106,7 @@ func FuzzParseGameString(f *testing.F) {
 			g.GenerateMoves(&l)
 			g.Play(l.At(r.IntN(l.Len())))
 		}
-		f.Add(mustDescribe(f, g).String())
+		f.Add(uhptest.MustDescribe(f, g).String())
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		gs, err := uhp.ParseGameString(s)
@@ -130,7 +131,7 @@ func FuzzParseGameString(f *testing.F) {
 			}
 			return
 		}
-		d := mustDescribe(t, g).String()
+		d := uhptest.MustDescribe(t, g).String()
 		gs3, err := uhp.ParseGameString(d)
 		if err != nil {
 			t.Fatalf("Describe(Load(%q)) = %q does not parse: %v", s, d, err)
@@ -142,7 +143,7 @@ func FuzzParseGameString(f *testing.F) {
 		if g3.Hash() != g.Hash() {
 			t.Fatalf("Describe(Load(%q)) = %q loads to hash %x, want %x", s, d, g3.Hash(), g.Hash())
 		}
-		if d3 := mustDescribe(t, g3).String(); d3 != d {
+		if d3 := uhptest.MustDescribe(t, g3).String(); d3 != d {
 			t.Fatalf("Describe(Load(%q)) = %q, then %q", s, d, d3)
 		}
 	})

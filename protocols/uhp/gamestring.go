@@ -6,7 +6,6 @@ package uhp
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
@@ -26,73 +25,24 @@ func FormatGameType(t core.GameType) string { return t.Name() }
 func ParseGameType(s string) (core.GameType, error) { return core.ParseGameType(s) }
 
 // GameState is a GameStateString: whether the game is in progress or not.
-type GameState uint8
+// It is core's GameState, which the Hub dialect's game= reads alike.
+type GameState = core.GameState
 
-// The GameStateString values.
+// The GameStateString values (see core.GameState).
 const (
-	NotStarted GameState = iota // "The game has not started, no moves have been made."
-	InProgress                  // "The game is in progress, at least one move has been made."
-	Draw                        // "The game is over, the result is a draw."
-	WhiteWins                   // "The game is over, the white side has won."
-	BlackWins                   // "The game is over, the black side has won."
+	NotStarted = core.StateNotStarted // "The game has not started, no moves have been made."
+	InProgress = core.StateInProgress // "The game is in progress, at least one move has been made."
+	Draw       = core.StateDraw       // "The game is over, the result is a draw."
+	WhiteWins  = core.StateWhiteWins  // "The game is over, the white side has won."
+	BlackWins  = core.StateBlackWins  // "The game is over, the black side has won."
 )
 
-func (s GameState) String() string {
-	switch s {
-	case NotStarted:
-		return "NotStarted"
-	case InProgress:
-		return "InProgress"
-	case Draw:
-		return "Draw"
-	case WhiteWins:
-		return "WhiteWins"
-	case BlackWins:
-		return "BlackWins"
-	}
-	return "GameState(" + strconv.Itoa(int(s)) + ")"
-}
+// ParseGameState reads a GameStateString, in any case (see
+// core.ParseGameState).
+func ParseGameState(s string) (GameState, error) { return core.ParseGameState(s) }
 
-// ParseGameState reads a GameStateString, in any case.
-func ParseGameState(s string) (GameState, error) {
-	s = strings.TrimSpace(s)
-	for st := NotStarted; st <= BlackWins; st++ {
-		if engine.EqualFold(s, st.String()) {
-			return st, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown game state %q: want NotStarted, InProgress, Draw, WhiteWins or BlackWins", s)
-}
-
-// Result returns the outcome the state declares: core.InProgress for a
-// game not started or in progress.
-func (s GameState) Result() core.Result {
-	switch s {
-	case Draw:
-		return core.Draw
-	case WhiteWins:
-		return core.WhiteWins
-	case BlackWins:
-		return core.BlackWins
-	}
-	return core.InProgress
-}
-
-// StateOf returns the GameState of a game.
-func StateOf(g *core.Game) GameState {
-	switch g.Result() {
-	case core.Draw:
-		return Draw
-	case core.WhiteWins:
-		return WhiteWins
-	case core.BlackWins:
-		return BlackWins
-	}
-	if g.Ply() == 0 {
-		return NotStarted
-	}
-	return InProgress
-}
+// StateOf returns the GameState of a game (see core.StateOf).
+func StateOf(g *core.Game) GameState { return core.StateOf(g) }
 
 // Turn is a TurnString: "which side's turn it is, as well as the turn
 // number", which "starts at 1" and grows after each side has played. It is

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
@@ -444,7 +445,7 @@ func randomGames(t *testing.T, games, plies int, visit func(g *core.Game, r *ran
 			for ply := 0; ; ply++ {
 				visit(g, r)
 				if t.Failed() {
-					t.Fatalf("%s game %d, after %q", uhp.FormatGameType(gt), n, mustDescribe(t, g).String())
+					t.Fatalf("%s game %d, after %q", uhp.FormatGameType(gt), n, uhptest.MustDescribe(t, g).String())
 				}
 				if ply == plies || g.Over() {
 					break
@@ -513,7 +514,7 @@ func TestDescribeRoundTripRandomGames(t *testing.T) {
 
 func checkDescribe(t *testing.T, g *core.Game) {
 	t.Helper()
-	d := mustDescribe(t, g)
+	d := uhptest.MustDescribe(t, g)
 	if d.Type != g.Type() || d.State != uhp.StateOf(g) || d.Turn != uhp.TurnOf(g) || len(d.Moves) != g.MovesPlayed() {
 		t.Errorf("Describe = %+v for a game of type %v at ply %d", d, g.Type(), g.Ply())
 	}
@@ -547,7 +548,7 @@ func checkDescribe(t *testing.T, g *core.Game) {
 		t.Errorf("Load(%q): %v", s, err)
 		return
 	}
-	if s2 := mustDescribe(t, g2).String(); s2 != s {
+	if s2 := uhptest.MustDescribe(t, g2).String(); s2 != s {
 		t.Errorf("Describe(Load(%q)) = %q", s, s2)
 	}
 	if g2.Hash() != g.Hash() {

@@ -10,59 +10,17 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
-	"github.com/hivebridge/hivebridge/internal/pgtest"
+	"github.com/hivebridge/hivebridge/internal/archivetest"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
-
-// eachDB runs a test on a SQLite file and on a PostgreSQL server of its
-// own (unless -short).
-func eachDB(t *testing.T, test func(t *testing.T, db string)) {
-	t.Run("sqlite", func(t *testing.T) {
-		test(t, filepath.Join(t.TempDir(), "games.db"))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("starts PostgreSQL")
-		}
-		test(t, pgtest.Start(t).URL)
-	})
-}
-
-// readArchive opens an archive as a reader for the test.
-func readArchive(t *testing.T, db string) archive.Store {
-	t.Helper()
-	s, err := archive.Open(context.Background(), db, archive.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-// allGames returns every archived game with its moves, oldest first.
-func allGames(t *testing.T, s archive.Store) []archive.Game {
-	t.Helper()
-	list, _, err := s.List(context.Background(), archive.Filter{Page: 1, PerPage: archive.MaxPerPage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []archive.Game
-	for i := len(list) - 1; i >= 0; i-- {
-		g, err := s.Get(context.Background(), list[i].ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, g)
-	}
-	return out
-}
 
 // TestArchiveInvalidUTF8Event: a session's game events carrying bytes
 // that are not UTF-8 (a forfeit's reason, a player's name) are archived,
 // each bad byte as U+FFFD, and the archive stays healthy.
 func TestArchiveInvalidUTF8Event(t *testing.T) {
-	eachDB(t, func(t *testing.T, db string) {
+	archivetest.EachDB(t, func(t *testing.T, db string) {
 		store, err := archive.Open(context.Background(), db, "serve")
 		if err != nil {
 			t.Fatal(err)
@@ -86,8 +44,8 @@ func TestArchiveInvalidUTF8Event(t *testing.T) {
 			t.Errorf("Health: %v", err)
 		}
 		k.Close()
-		games := allGames(t, store)
-		if len(games) != 1 || games[0].Reason != "Black forfeited: x\uFFFD" || games[0].White != "x\uFFFDy" || moveTexts(games[0]) != "wS1/x\uFFFDy" {
+		games := archivetest.AllGames(t, store)
+		if len(games) != 1 || games[0].Reason != "Black forfeited: x\uFFFD" || games[0].White != "x\uFFFDy" || archivetest.MoveTexts(games[0]) != "wS1/x\uFFFDy" {
 			t.Errorf("archived %+v", games)
 		}
 	})
@@ -97,7 +55,7 @@ func TestArchiveInvalidUTF8Event(t *testing.T) {
 // daemon's sweep deletes the games that started longer ago and are over,
 // and keeps the rest; a negative one is refused.
 func TestArchiveRetention(t *testing.T) {
-	eachDB(t, func(t *testing.T, db string) {
+	archivetest.EachDB(t, func(t *testing.T, db string) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		writer, err := archive.Open(ctx, db, "match")
@@ -130,7 +88,7 @@ func TestArchiveRetention(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.archive.close()
-		games := allGames(t, readArchive(t, db))
+		games := archivetest.AllGames(t, archivetest.Read(t, db))
 		if len(games) != 2 || games[0].ID != playing || games[1].ID != recent {
 			t.Errorf("%+v left; want the game in progress and the one of 29 days ago", games)
 		}
@@ -191,7 +149,7 @@ func TestFirstMoveDoesNotWaitForStart(t *testing.T) {
 		}, "wS1/viewer, bS1 wS1-/viewer"},
 		{"Hub position", func(s *Server, k *archive.Keeper) func() {
 			l := &positionLog{keeper: k, source: "hub-tcp", backend: "native", other: HubGUI, drained: func() bool { return false }, gameType: core.Base}
-			l.position(gameOf(t, "Base;InProgress;White[2];wS1;bS1 wS1-"))
+			l.position(uhptest.Load(t, "Base;InProgress;White[2];wS1;bS1 wS1-"))
 			return l.settle
 		}, "wS1/Hub GUI, bS1 wS1-/Hub GUI"},
 	} {
@@ -217,33 +175,10 @@ func TestFirstMoveDoesNotWaitForStart(t *testing.T) {
 			close(gated.open)
 			settle()
 			k.Close()
-			games := allGames(t, store)
-			if len(games) != 1 || moveTexts(games[0]) != tc.want {
+			games := archivetest.AllGames(t, store)
+			if len(games) != 1 || archivetest.MoveTexts(games[0]) != tc.want {
 				t.Fatalf("archived %+v; want one game, moves %s", games, tc.want)
 			}
 		})
 	}
-}
-
-// moveTexts gives each move as "text/by".
-func moveTexts(g archive.Game) string {
-	var parts []string
-	for _, m := range g.Moves {
-		parts = append(parts, m.Text+"/"+m.By)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// gameOf plays a GameString's moves from the empty board.
-func gameOf(t *testing.T, gameString string) *core.Game {
-	t.Helper()
-	gs, err := uhp.ParseGameString(gameString)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gs.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
 }

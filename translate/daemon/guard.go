@@ -113,7 +113,8 @@ func (l *loginLog) failed(remote, protocol, why string) {
 // search asked for longer than maxTime is given maxTime, one asked for
 // more than maxDepth plies is given maxDepth, and whatever it was asked
 // (a depth alone, or no bound: a Hub search until stopped), it is stopped
-// at maxTime and answers with the best move it has. Without it one
+// capGrace after maxTime and answers with the best move it has (a backend
+// that cannot be interrupted answers an error). Without it one
 // client's "bestmove time 99999:00:00" or "bestmove depth 200" would hold
 // an engine of the pool for good.
 type capped struct {

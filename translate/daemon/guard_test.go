@@ -3,7 +3,6 @@ package daemon
 import (
 	"errors"
 	"net"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/rs/zerolog"
 
+	"github.com/hivebridge/hivebridge/internal/accept/accepttest"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
 )
 
@@ -19,31 +19,18 @@ import (
 // into its error.
 func TestAttackTemporaryAcceptError(t *testing.T) {
 	s := &Server{metrics: newMetrics(), log: zerolog.Nop()}
-	l := &failingListener{errs: []error{
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)},
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ENFILE)},
-		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EINVAL)},
+	l := &accepttest.FailingListener{Errs: []error{
+		accepttest.Err(syscall.EMFILE),
+		accepttest.Err(syscall.ENFILE),
+		accepttest.Err(syscall.EINVAL),
 	}}
 	err := s.accept(l, func(net.Conn) { t.Error("served a connection never accepted") })
-	if !errors.Is(err, syscall.EINVAL) || l.calls != 3 {
-		t.Errorf("accept returned %v after %d calls; want EINVAL after 3", err, l.calls)
+	if !errors.Is(err, syscall.EINVAL) || l.Calls != 3 {
+		t.Errorf("accept returned %v after %d calls; want EINVAL after 3", err, l.Calls)
 	}
 	if got := testutil.ToFloat64(s.metrics.acceptErrors); got != 2 {
 		t.Errorf("accept errors counted %v, want 2", got)
 	}
-}
-
-type failingListener struct {
-	net.Listener
-	errs  []error
-	calls int
-}
-
-func (l *failingListener) Accept() (net.Conn, error) {
-	l.calls++
-	err := l.errs[0]
-	l.errs = l.errs[1:]
-	return nil, err
 }
 
 // TestAttackRecoveredPanic: a panic in a session's code is logged with its

@@ -9,6 +9,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/archivetest"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
@@ -40,7 +42,7 @@ func newPositionTest(t *testing.T) *positionTest {
 }
 
 // pos sends the position after a GameString's moves.
-func (p *positionTest) pos(gameString string) { p.log.position(gameOf(p.t, gameString)) }
+func (p *positionTest) pos(gameString string) { p.log.position(uhptest.Load(p.t, gameString)) }
 
 // games closes the log (the session ends), writes everything, and returns
 // the archive's games, oldest first, each as its moves "text/by" and how
@@ -50,8 +52,8 @@ func (p *positionTest) games() []string {
 	p.log.settle()
 	p.keep.Close()
 	var out []string
-	for _, g := range allGames(p.t, p.store) {
-		out = append(out, moveTexts(g)+" | "+g.How+" "+g.Result)
+	for _, g := range archivetest.AllGames(p.t, p.store) {
+		out = append(out, archivetest.MoveTexts(g)+" | "+g.How+" "+g.Result)
 	}
 	return out
 }
@@ -60,7 +62,7 @@ func TestPositionsExtendTheGame(t *testing.T) {
 	p := newPositionTest(t)
 	p.pos("Base;InProgress;White[1]")
 	p.pos("Base;InProgress;Black[1];wS1")
-	g := gameOf(t, "Base;InProgress;Black[1];wS1")
+	g := uhptest.Load(t, "Base;InProgress;Black[1];wS1")
 	m := parseMove(t, g, "bS1 -wS1")
 	p.log.answered(g, m)
 	p.pos("Base;InProgress;Black[2];wS1;bS1 -wS1;wQ wS1/")

@@ -9,9 +9,9 @@ import (
 	"net"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/hivebridge/hivebridge/internal/accept"
 	"github.com/hivebridge/hivebridge/internal/allowlist"
 )
 
@@ -32,7 +32,7 @@ func (s *Server) accept(l net.Listener, serve func(net.Conn)) error {
 			if s.draining.Load() {
 				return nil
 			}
-			if temporaryAcceptError(err) {
+			if accept.Temporary(err) {
 				wait = min(max(2*wait, 5*time.Millisecond), time.Second)
 				s.metrics.acceptErrors.Inc()
 				s.log.Warn().Err(err).Dur("retry_in", wait).Msg("accept failed: waiting before the next")
@@ -45,19 +45,6 @@ func (s *Server) accept(l net.Listener, serve func(net.Conn)) error {
 		s.active.Add(1)
 		go serve(conn)
 	}
-}
-
-// temporaryAcceptError reports whether an error of Accept may pass: the
-// process or the system out of file descriptors or memory for sockets, or
-// a connection that went away while waiting to be accepted.
-func temporaryAcceptError(err error) bool {
-	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM, syscall.ECONNABORTED, syscall.ECONNRESET, syscall.EINTR, syscall.EAGAIN} {
-		if errors.Is(err, errno) {
-			return true
-		}
-	}
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // deadlineConn bounds each read by the idle timeout, or by an absolute

@@ -134,20 +134,29 @@ func (p *Local) Match(ctx context.Context, t core.GameType, want core.Color, nam
 
 // BestMove waits for the other player's move.
 func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
-	timer := time.NewTimer(s.moveWait)
+	return AwaitMove(ctx, s.inbox, s.table.left, func() error { return s.table.why }, s.color.Other(), s.moveWait)
+}
+
+// AwaitMove is a seat's BestMove, on one daemon or across several
+// (pgpair): it waits up to wait for the move of the other player, them,
+// on inbox. Once left is closed the table is over, and why says why,
+// unless their last move came before they left; a player that does not
+// move in time loses the table with a SeatError of How "timeout".
+func AwaitMove(ctx context.Context, inbox <-chan core.Move, left <-chan struct{}, why func() error, them core.Color, wait time.Duration) (core.Move, error) {
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
-	case m := <-s.inbox:
+	case m := <-inbox:
 		return m, nil
-	case <-s.table.left:
+	case <-left:
 		select {
-		case m := <-s.inbox: // their last move came before they left
+		case m := <-inbox: // their last move came before they left
 			return m, nil
 		default:
 		}
-		return core.NoMove, s.table.why
+		return core.NoMove, why()
 	case <-timer.C:
-		return core.NoMove, SeatError{Msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), How: "timeout"}
+		return core.NoMove, SeatError{Msg: fmt.Sprintf("%s did not move within %s", them, wait), How: "timeout"}
 	case <-ctx.Done():
 		return core.NoMove, ctx.Err()
 	}

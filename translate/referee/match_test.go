@@ -16,6 +16,7 @@ import (
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/referee"
@@ -505,7 +506,7 @@ func TestMatchReproducible(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
-		s1, s2 := mustDescribe(t, g1).String(), mustDescribe(t, g2).String()
+		s1, s2 := uhptest.MustDescribe(t, g1).String(), uhptest.MustDescribe(t, g2).String()
 		if s1 != s2 || g1.MovesPlayed() != 6 || g1.Type() != core.AllExpansions || g1.Over() {
 			t.Errorf("RandomOpening(Base+MLP, 6, 42, %d) = %q then %q", k, s1, s2)
 		}
@@ -651,13 +652,3 @@ func TestParseTimeControl(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { fakeengine.Main(m) }
-
-// mustDescribe returns the GameString of g, a game from the empty board.
-func mustDescribe(tb testing.TB, g *core.Game) uhp.GameString {
-	tb.Helper()
-	gs, err := uhp.Describe(g)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return gs
-}

@@ -477,25 +477,9 @@ func (s *seat) leave(why pairing.SeatError) {
 	})
 }
 
-// BestMove waits for the other player's move.
+// BestMove waits for the other player's move (see pairing.AwaitMove).
 func (s *seat) BestMove(ctx context.Context, _ *core.Game, _ engine.Limit, _ func(engine.Progress)) (core.Move, error) {
-	timer := time.NewTimer(s.moveWait)
-	defer timer.Stop()
-	select {
-	case m := <-s.inbox:
-		return m, nil
-	case <-s.left:
-		select {
-		case m := <-s.inbox:
-			return m, nil
-		default:
-		}
-		return core.NoMove, s.why
-	case <-timer.C:
-		return core.NoMove, pairing.SeatError{Msg: fmt.Sprintf("%s did not move within %s", s.color.Other(), s.moveWait), How: "timeout"}
-	case <-ctx.Done():
-		return core.NoMove, ctx.Err()
-	}
+	return pairing.AwaitMove(ctx, s.inbox, s.left, func() error { return s.why }, s.color.Other(), s.moveWait)
 }
 
 // Moved sends this player's move to the other's daemon.
