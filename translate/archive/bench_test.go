@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,4 +39,68 @@ func benchmarkMove(b *testing.B, db string) {
 		}
 		r.Ended(End{How: "disconnect", At: time.Now()}, "Base;InProgress;Black[1];wA1")
 	})
+}
+
+// BenchmarkWriter is the writer alone under the daemon's load shape:
+// games in flight at once (1, 100, 10,000), each a session that records a
+// move and settles it before its next, as a session's next command waits
+// for its game's last write. It reports the moves archived a second (go
+// test -bench Writer -run ^$ ./translate/archive; the PostgreSQL ones
+// need HIVEBRIDGE_PG_TESTS=1 or a local server).
+func BenchmarkWriter(b *testing.B) {
+	for _, games := range []int{1, 100, 10000} {
+		b.Run("sqlite/games="+strconv.Itoa(games), func(b *testing.B) {
+			benchmarkWriter(b, filepath.Join(b.TempDir(), "games.db"), games)
+		})
+	}
+	for _, games := range []int{1, 100, 10000} {
+		b.Run("postgres/games="+strconv.Itoa(games), func(b *testing.B) {
+			benchmarkWriter(b, pgtest.Start(b).URL, games)
+		})
+	}
+}
+
+// benchGamePlies is the length of each game BenchmarkWriter plays.
+const benchGamePlies = 60
+
+func benchmarkWriter(b *testing.B, db string, games int) {
+	s, err := Open(context.Background(), db, "serve")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	k := NewKeeper(s, KeeperConfig{})
+	defer k.Close()
+	// The b.N moves are shared out among the games, as evenly as they go.
+	per := max(1, b.N/games)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for g := range games {
+		n := per
+		if g == 0 {
+			n += max(0, b.N-per*games)
+		}
+		wg.Go(func() {
+			// A session plays games of benchGamePlies moves, one after
+			// the other: a real game's length, well under MaxPlies.
+			var r *Recorder
+			for i := range n {
+				if i%benchGamePlies == 0 {
+					if r != nil {
+						r.Ended(End{How: "disconnect", At: time.Now()}, "Base;InProgress;Black[1];wA1")
+					}
+					r = k.Begin("bench", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
+				}
+				r.Played("wA"+strconv.Itoa(i), Viewer, "Base;InProgress;Black[1];wA1")
+				r.Settle()
+			}
+			if r != nil {
+				r.Ended(End{How: "disconnect", At: time.Now()}, "Base;InProgress;Black[1];wA1")
+				r.Settle()
+			}
+		})
+	}
+	wg.Wait()
+	moves := max(b.N, per*games)
+	b.ReportMetric(float64(moves)/time.Since(start).Seconds(), "moves/s")
 }
