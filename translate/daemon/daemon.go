@@ -393,7 +393,9 @@ func (s *Server) warnIfExposed(addr net.Addr) {
 // period, closes every session and stops every engine.
 func (s *Server) shutdown() {
 	s.log.Info().Dur("grace", s.cfg.Grace).Msg("shutting down")
-	s.draining.Store(true)
+	s.connsMu.Lock()
+	s.draining.Store(true) // under connsMu: no session enters after it (see enter)
+	s.connsMu.Unlock()
 	s.cancelDrain()
 	for _, l := range s.listeners {
 		l.l.Close()
@@ -428,6 +430,19 @@ func (s *Server) shutdown() {
 	}
 	s.pool.Close(time.Second)
 	s.log.Info().Msg("stopped")
+}
+
+// enter counts a session goroutine in s.active, unless the daemon has
+// begun to stop: a WaitGroup's Add must not race with its Wait, which
+// shutdown begins once draining is set, under the same lock.
+func (s *Server) enter() bool {
+	s.connsMu.Lock()
+	defer s.connsMu.Unlock()
+	if s.draining.Load() {
+		return false
+	}
+	s.active.Add(1)
+	return true
 }
 
 // track registers a live connection for shutdown; the returned func

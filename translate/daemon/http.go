@@ -237,9 +237,12 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader has answered with the HTTP error
 	}
-	s.active.Add(1)
-	defer s.active.Done()
 	defer conn.Close()
+	if !s.enter() {
+		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"), time.Now().Add(time.Second))
+		return
+	}
+	defer s.active.Done()
 	defer s.recoverSession("uhp-ws", s.log.With().Str("remote", r.RemoteAddr).Logger())
 	send := func(text string) error {
 		conn.SetWriteDeadline(time.Now().Add(writeTimeout))

@@ -42,7 +42,10 @@ func (s *Server) accept(l net.Listener, serve func(net.Conn)) error {
 			return err
 		}
 		wait = 0
-		s.active.Add(1)
+		if !s.enter() {
+			conn.Close() // accepted as the daemon began to stop
+			return nil
+		}
 		go serve(conn)
 	}
 }
