@@ -109,7 +109,8 @@ type Start struct {
 
 // Change brings an archived game up to date in one transaction: the moves
 // from ply From on are replaced by Moves (an undo shortens the game), the
-// players and GameString set, and the end recorded when End is not nil.
+// players (those not empty) and GameString set, and the end recorded when
+// End is not nil.
 type Change struct {
 	From       int
 	Moves      []Move
@@ -117,6 +118,16 @@ type Change struct {
 	Black      string
 	GameString string
 	End        *End
+	// Append makes the change a move's usual write, which a store runs
+	// together with other games' in a few statements: Moves are added
+	// after the archive's last move, From, and nothing else changes (the
+	// other fields are ignored). The game's row keeps the GameString it
+	// had, and readers bring it up to date from the moves after it
+	// (gameStringAfter), so the writer of a game may append only where
+	// that gives the game's GameString, and only when the archive holds
+	// no move from ply From on (its last write succeeded and nothing was
+	// taken back since).
+	Append bool
 }
 
 // Outcome is a finished game between two players, for ratings.

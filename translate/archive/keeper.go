@@ -232,7 +232,7 @@ func (k *Keeper) try(write func(ctx context.Context) error) (cause string, err e
 			time.Sleep(wait)
 			wait *= 2
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), k.cfg.Timeout)
+		ctx, cancel := context.WithTimeout(patiently(context.Background()), k.cfg.Timeout)
 		err = write(ctx)
 		cancel()
 		if err == nil {
@@ -272,7 +272,16 @@ type Recorder struct {
 	archived   int // moves[:archived] are in the archive as they are now
 	gameString string
 	stale      bool // the game's row differs from the archive's
-	over       bool
+	// synced says the archive holds moves[:archived] and no other (the
+	// last write succeeded, and nothing was taken back since): the next
+	// write may only add moves (Change.Append).
+	synced bool
+	// named are the players as the archive holds them; row and rowPlies
+	// the GameString its row holds and the plies it holds.
+	named    Players
+	row      string
+	rowPlies int
+	over     bool
 	// refused is the write the database refused for what it held, once
 	// one was: the keeper writes nothing more of the game.
 	refused error
@@ -307,10 +316,19 @@ func (r *Recorder) Settle() {
 	case <-r.writing:
 	default:
 		start := time.Now()
+		if h, ok := r.k.store.(hurrier); ok {
+			defer h.hurry()()
+		}
 		<-r.writing
 		r.k.cfg.OnWait(time.Since(start))
 	}
 	r.writing = nil
+}
+
+// A hurrier is a store whose writer may hold a write back to gather
+// others with it: told that a session waits, it commits what it holds.
+type hurrier interface {
+	hurry() (release func())
 }
 
 // write starts bringing the archive up to date in the background, with
@@ -380,6 +398,7 @@ func (r *Recorder) Undone(n int, gameString string) {
 	r.moves = r.moves[:len(r.moves)-n]
 	r.archived = min(r.archived, len(r.moves))
 	r.gameString = gameString
+	r.synced = false
 	if r.refused != nil {
 		return
 	}
@@ -470,6 +489,23 @@ func (r *Recorder) names() (white, black string) {
 	return side(r.players.White, 0), side(r.players.Black, 1)
 }
 
+// appends reports whether the write that brings the archive to
+// moves[:kept] may be a move's usual write, an addition of moves alone
+// (Change.Append): the archive holds the moves before and none after, the
+// players and the end are unchanged, and the game's GameString is the
+// row's with the moves after it added, as readers make it.
+func (r *Recorder) appends(end *End, white, black string, kept int) bool {
+	if !r.synced || end != nil || r.named != (Players{white, black}) || r.rowPlies > kept {
+		return false
+	}
+	after := make([]string, 0, kept-r.rowPlies)
+	for _, m := range r.moves[r.rowPlies:kept] {
+		after = append(after, m.Text)
+	}
+	gs, ok := gameStringAfter(r.row, after)
+	return ok && gs == r.gameString
+}
+
 // flush brings the archive up to date (its first MaxPlies moves), and
 // reports whether it is, or whether the game was given up when the
 // database refused its write.
@@ -490,13 +526,30 @@ func (r *Recorder) flush(end *End) bool {
 			if err != nil {
 				return err
 			}
-			r.id, r.archived = id, kept
+			r.id, r.archived, r.synced = id, kept, true
+			r.named, r.row, r.rowPlies = Players{white, black}, r.gameString, kept
 			if end == nil {
 				return nil
 			}
 		}
-		return r.k.store.Update(ctx, r.id, Change{From: r.archived, Moves: r.moves[r.archived:kept],
-			White: white, Black: black, GameString: r.gameString, End: end})
+		c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, white, black, kept)}
+		if !c.Append {
+			c.GameString, c.End = r.gameString, end
+			if r.named != (Players{white, black}) {
+				c.White, c.Black = white, black
+			}
+		}
+		// A write that fails may still be committed later (its
+		// context ended first): the next is not an addition.
+		r.synced = false
+		if err := r.k.store.Update(ctx, r.id, c); err != nil {
+			return err
+		}
+		r.synced = true
+		if !c.Append {
+			r.named, r.row, r.rowPlies = Players{white, black}, r.gameString, kept
+		}
+		return nil
 	})
 	switch {
 	case err == nil:

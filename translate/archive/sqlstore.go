@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"strconv"
 	"strings"
@@ -50,153 +49,8 @@ type sqlStore struct {
 	release    func() // lets go of what marks this process alive
 	heartbeat  func(ctx context.Context) error
 
-	// Writes go through one goroutine that commits every write waiting
-	// in one transaction (group commit): the commits of a thousand
-	// sessions cost the database a few, not a thousand.
-	writes     []chan *writeOp // one a writer
-	stopWriter chan struct{}
-	writerDone chan struct{}
-	closeOnce  sync.Once
-}
-
-// writeOp is one write waiting for the writer.
-type writeOp struct {
-	run  func(ctx context.Context, tx *sql.Tx) error
-	done chan error
-}
-
-// maxBatch bounds the writes of one transaction.
-const maxBatch = 256
-
-// startWriters starts the n goroutines that commit the writes: one for
-// SQLite, which has one writer at a time; several for PostgreSQL, whose
-// commits wait on its disk independently. The writes of one game all go
-// to one writer, in order: a write given up by its caller but still under
-// way is committed before the write that tries it again.
-func (s *sqlStore) startWriters(n int) {
-	s.stopWriter, s.writerDone = make(chan struct{}), make(chan struct{})
-	for range n {
-		s.writes = append(s.writes, make(chan *writeOp))
-	}
-	var running sync.WaitGroup
-	running.Add(n)
-	go func() {
-		running.Wait()
-		close(s.writerDone)
-	}()
-	for _, ch := range s.writes {
-		go s.writer(ch, &running)
-	}
-}
-
-// writer commits batches of the writes waiting.
-func (s *sqlStore) writer(writes chan *writeOp, running *sync.WaitGroup) {
-	defer running.Done()
-	for {
-		var batch []*writeOp
-		select {
-		case <-s.stopWriter:
-			return
-		case op := <-writes:
-			batch = append(batch, op)
-		}
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case op := <-writes:
-				batch = append(batch, op)
-			default:
-				break more
-			}
-		}
-		s.commit(batch)
-	}
-}
-
-// commit runs a batch of writes in one transaction and tells each how it
-// went. The writes run side by side first; should one of them fail, that
-// transaction is rolled back and the batch run again with each write in a
-// savepoint of its own, so that the one failing leaves the others. (Every
-// write may run again: see inTx.) Savepoints in every batch would make
-// SQLite copy each page a write touches into its subjournal, about a
-// quarter of the writer's CPU, for failures that hardly ever come.
-func (s *sqlStore) commit(batch []*writeOp) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	errs, failed, err := s.runBatch(ctx, batch, false)
-	if failed && len(batch) > 1 {
-		errs, _, err = s.runBatch(ctx, batch, true)
-	}
-	for i, op := range batch {
-		if err != nil {
-			errs[i] = err
-		}
-		op.done <- errs[i]
-	}
-}
-
-// runBatch runs the writes of batch in one transaction, each in a
-// savepoint of its own if isolate is set, and commits it unless a write
-// failed without one (failed). It returns each write's error, and an error
-// that every write shares (the transaction's).
-func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool) (errs []error, failed bool, err error) {
-	errs = make([]error, len(batch))
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return errs, false, err
-	}
-	for i, op := range batch {
-		if !isolate {
-			if errs[i] = op.run(ctx, tx); errs[i] != nil {
-				tx.Rollback()
-				return errs, true, nil
-			}
-			continue
-		}
-		if _, err = tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
-			break
-		}
-		if errs[i] = op.run(ctx, tx); errs[i] != nil {
-			if _, err = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT w"); err != nil {
-				// The database rolled the whole transaction back
-				// (SQLite does on a full disk): every write in it
-				// failed of the same cause.
-				err = errs[i]
-			}
-		} else {
-			_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT w")
-		}
-		if err != nil {
-			break
-		}
-	}
-	if err != nil {
-		tx.Rollback()
-		return errs, false, err
-	}
-	return errs, false, tx.Commit()
-}
-
-// inTx runs a write of game (its key) in its writer's next transaction, and returns once it
-// is committed or has failed. A write whose ctx ends first may still be
-// committed: the archive's writes are made to be tried again safely.
-func (s *sqlStore) inTx(ctx context.Context, game string, run func(ctx context.Context, tx *sql.Tx) error) error {
-	op := &writeOp{run: run, done: make(chan error, 1)}
-	h := fnv.New32a()
-	h.Write([]byte(game))
-	select {
-	case s.writes[h.Sum32()%uint32(len(s.writes))] <- op:
-	case <-s.stopWriter:
-		return errors.New("the archive is closed")
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case err := <-op.done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	writers
+	closeOnce sync.Once
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
@@ -222,7 +76,7 @@ func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
 func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
 	st = storableStart(st)
 	var id int64
-	err := s.inTx(ctx, st.Key, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.inTx(ctx, st.Key, &writeOp{run: func(ctx context.Context, tx *sql.Tx) error {
 		// A start whose commit the process never heard of (the
 		// connection cut as it committed) is found by its key and
 		// brought up to date, rather than archived twice.
@@ -239,7 +93,7 @@ func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
 			return err
 		}
 		return s.insertMoves(ctx, tx, id, st.Moves)
-	})
+	}})
 	return id, err
 }
 
@@ -256,7 +110,11 @@ func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves 
 func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 	// A game's updates share a writer (by its id); its start, with another
 	// writer (by its key), has been committed before the first of them.
-	return s.inTx(ctx, strconv.FormatInt(id, 10), s.update(id, c))
+	op := &writeOp{run: s.update(id, c), game: id}
+	if c.Append {
+		op.run, op.added = s.add(id, c), &addition{moves: storableMoves(c.Moves)}
+	}
+	return s.inTx(ctx, strconv.FormatInt(id, 10), op)
 }
 
 // update returns the write of Update.
@@ -274,10 +132,12 @@ func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.
 			err error
 		)
 		if c.End == nil {
-			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ? WHERE id = ?`),
+			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = COALESCE(NULLIF(?, ''), white), black = COALESCE(NULLIF(?, ''), black),
+				game_string = ?, plies = ? WHERE id = ?`),
 				c.White, c.Black, c.GameString, plies, id)
 		} else {
-			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ?,
+			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = COALESCE(NULLIF(?, ''), white), black = COALESCE(NULLIF(?, ''), black),
+				game_string = ?, plies = ?,
 				status = ?, ended_ms = ?, result = ?, how = ?, reason = ? WHERE id = ?`),
 				c.White, c.Black, c.GameString, plies, string(c.End.status()), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
 		}
@@ -410,7 +270,14 @@ func (s *sqlStore) List(ctx context.Context, f Filter) ([]Game, int, error) {
 		}
 		games = append(games, g)
 	}
-	return games, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	rows.Close()
+	if err := s.catchUpAll(ctx, games); err != nil {
+		return nil, 0, err
+	}
+	return games, total, nil
 }
 
 func (s *sqlStore) Get(ctx context.Context, id int64) (Game, error) {
@@ -438,7 +305,15 @@ func (s *sqlStore) Get(ctx context.Context, id int64) (Game, error) {
 		m.At = fromMS(at)
 		g.Moves = append(g.Moves, m)
 	}
-	return g, rows.Err()
+	if err := rows.Err(); err != nil {
+		return Game{}, err
+	}
+	var after []string
+	for _, m := range g.Moves[min(g.Plies, len(g.Moves)):] {
+		after = append(after, m.Text)
+	}
+	catchUp(&g, after)
+	return g, nil
 }
 
 func (s *sqlStore) Outcomes(ctx context.Context) ([]Outcome, error) {
@@ -536,10 +411,7 @@ func (s *sqlStore) Heartbeat(ctx context.Context) error {
 func (s *sqlStore) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
-		if s.stopWriter != nil {
-			close(s.stopWriter)
-			<-s.writerDone
-		}
+		s.stopWriters()
 		if s.release != nil {
 			s.release()
 		}

@@ -1,0 +1,125 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/hivebridge/hivebridge/core"
+)
+
+// A game's row holds its GameString and the plies it holds (plies): both
+// as of the game's last write other than a move's (Change.Append), which
+// adds the move alone and leaves the row, so that a move costs the
+// database one row and a busy archive about half the pages it wrote when
+// it rewrote the row at every move. A reader brings such a row up to date
+// from the moves after it: a game in progress's GameString is its
+// previous one with the moves added and the turn moved on.
+
+// gameStringAfter returns the GameString of a game in progress that was
+// gs after moves more (UHP's GameString:
+// GameTypeString;GameStateString;TurnString followed by ;MoveString for
+// each move): InProgress (NotStarted without a move), the turn that of the
+// plies it then holds, the moves added. It reports false for a gs that is not a GameString of a
+// game that goes on (NotStarted or InProgress).
+func gameStringAfter(gs string, moves []string) (string, bool) {
+	fields := strings.Split(gs, ";")
+	if len(fields) < 3 || (fields[1] != "NotStarted" && fields[1] != "InProgress") {
+		return "", false
+	}
+	plies := len(fields) - 3 + len(moves)
+	turn := core.Turn{Color: core.White, Number: plies/2 + 1}
+	if plies%2 == 1 {
+		turn.Color = core.Black
+	}
+	var b strings.Builder
+	b.Grow(len(gs) + 16 + 8*len(moves))
+	b.WriteString(fields[0])
+	if plies == 0 {
+		b.WriteString(";NotStarted;")
+	} else {
+		b.WriteString(";InProgress;")
+	}
+	b.WriteString(turn.String())
+	for _, m := range fields[3:] {
+		b.WriteByte(';')
+		b.WriteString(m)
+	}
+	for _, m := range moves {
+		b.WriteByte(';')
+		b.WriteString(m)
+	}
+	return b.String(), true
+}
+
+// catchUp brings up to date the row of a game whose moves go past it (g's
+// plies): its GameString and plies from the moves after it.
+func catchUp(g *Game, after []string) {
+	if len(after) == 0 {
+		return
+	}
+	if gs, ok := gameStringAfter(g.GameString, after); ok {
+		g.GameString = gs
+	}
+	g.Plies += len(after)
+}
+
+// catchUpAll brings up to date the rows of those of games not finished
+// (only a game in progress, or interrupted in progress, has moves past
+// its row), with one query for all of them.
+func (s *sqlStore) catchUpAll(ctx context.Context, games []Game) error {
+	var (
+		ids   []any
+		marks []string
+		at    = map[int64]int{}
+	)
+	for i, g := range games {
+		if g.Status != Finished {
+			ids, marks, at[g.ID] = append(ids, g.ID), append(marks, "?"), i
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT m.game, m.text FROM moves m JOIN games g ON g.id = m.game
+		WHERE m.game IN (`+strings.Join(marks, ", ")+`) AND m.ply >= g.plies ORDER BY m.game, m.ply`), ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	after := map[int64][]string{}
+	for rows.Next() {
+		var (
+			id   int64
+			text string
+		)
+		if err := rows.Scan(&id, &text); err != nil {
+			return err
+		}
+		after[id] = append(after[id], text)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for id, texts := range after {
+		catchUp(&games[at[id]], texts)
+	}
+	return nil
+}
+
+// add returns the write of an Append change alone: its moves, once the
+// game is known to be archived.
+func (s *sqlStore) add(id int64, c Change) func(ctx context.Context, tx *sql.Tx) error {
+	moves := storableMoves(c.Moves)
+	return func(ctx context.Context, tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM games WHERE id = ?`), id).Scan(&n); err != nil {
+			return err
+		}
+		if n != 1 {
+			return fmt.Errorf("game %d: %w", id, ErrNotFound)
+		}
+		return s.insertMoves(ctx, tx, id, moves)
+	}
+}

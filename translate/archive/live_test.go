@@ -1,0 +1,169 @@
+package archive
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+)
+
+// TestGameStringAfter checks the GameString readers make of a row and the
+// moves after it against the GameStrings UHP writes of random games of
+// every game type played out by core: from any ply of a game to any later
+// one still in progress, and refused from a game that has ended.
+func TestGameStringAfter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 1))
+	var l core.MoveList
+	for gt := core.GameType(0); gt < core.AllGameTypes; gt++ {
+		for range 4 {
+			g := core.NewGame(gt)
+			var (
+				strings []string // the GameString at each ply
+				moves   []string
+			)
+			describe := func() {
+				gs, err := uhp.Describe(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				strings = append(strings, gs.String())
+			}
+			describe()
+			for g.Ply() < 80 && !g.Over() {
+				g.GenerateMoves(&l)
+				m := l.At(rng.IntN(l.Len()))
+				moves = append(moves, uhp.FormatMove(m, g))
+				g.Play(m)
+				describe()
+			}
+			for from := range strings {
+				for to := from; to < len(strings); to++ {
+					got, ok := gameStringAfter(strings[from], moves[from:to])
+					last := to == len(strings)-1 && g.Over()
+					switch {
+					case last && ok && got == strings[to]:
+						t.Fatalf("%s: an ended game's GameString made from a game in progress's: %q", uhp.FormatGameType(gt), got)
+					case last:
+					case !ok || got != strings[to]:
+						t.Fatalf("%s, plies %d to %d: got %q, %v; want %q", uhp.FormatGameType(gt), from, to, got, ok, strings[to])
+					}
+				}
+			}
+			if g.Over() {
+				if _, ok := gameStringAfter(strings[len(strings)-1], []string{"wA1"}); ok {
+					t.Errorf("moves added to an ended game's GameString %q", strings[len(strings)-1])
+				}
+			}
+		}
+	}
+	for _, bad := range []string{"", "Base", "Base;InProgress", "Base;WhiteWins;Black[3];wS1;bS1 wS1-"} {
+		if got, ok := gameStringAfter(bad, []string{"wA1"}); ok {
+			t.Errorf("gameStringAfter(%q) = %q, want refused", bad, got)
+		}
+	}
+}
+
+// TestAppendsTogether runs through the writer a batch of moves' writes
+// (Change.Append) of several games, one of them not archived: those run
+// together in one statement, which the missing game fails, so that the
+// batch runs again write by write; the missing game alone gets ErrNotFound,
+// and the others are read back, their rows brought up to date from the
+// moves after them (Get and List alike).
+func TestAppendsTogether(t *testing.T) {
+	stores(t, func(t *testing.T, db string) {
+		ctx := context.Background()
+		s := open(t, db, "serve").(*sqlStore)
+		t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		var ids []int64
+		for i := range 3 {
+			id, err := s.Start(ctx, Start{Key: fmt.Sprint("append-", i), Source: "uhp-ws", GameType: "Base", White: Viewer, Black: "native",
+				Started: t0, GameString: "Base;InProgress;Black[1];wS1", Moves: []Move{{Ply: 0, Text: "wS1", By: Viewer, At: t0}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		move := func(ply int, text string) Move { return Move{Ply: ply, Text: text, By: Viewer, At: t0.Add(time.Duration(ply) * time.Second)} }
+		add := func(id int64, moves ...Move) *writeOp {
+			c := Change{From: moves[0].Ply, Moves: moves, Append: true}
+			return &writeOp{run: s.add(id, c), game: id, added: &addition{moves: c.Moves}, done: make(chan error, 1)}
+		}
+		batch := []*writeOp{
+			add(ids[0], move(1, "bS1 wS1-")),
+			add(ids[1], move(1, "bS1 wS1-"), move(2, "wQ -wS1")),
+			add(ids[2]+100, move(1, "bS1 wS1-")),
+			add(ids[2], move(1, "bS1 /wS1")),
+			add(ids[0], move(2, "wQ -wS1")), // a game's second write in the batch, after its first
+		}
+		s.commit(batch)
+		for i, op := range batch {
+			err := <-op.done
+			if i == 2 {
+				if RefusalCause(err) != RefusedMissing {
+					t.Errorf("the missing game's write: %v, want %v", err, ErrNotFound)
+				}
+			} else if err != nil {
+				t.Errorf("write %d of the batch: %v", i, err)
+			}
+		}
+		want := map[int64]string{
+			ids[0]: "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1",
+			ids[1]: "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1",
+			ids[2]: "Base;InProgress;White[2];wS1;bS1 /wS1",
+		}
+		for id, gs := range want {
+			g, err := s.Get(ctx, id)
+			if err != nil || g.GameString != gs || g.Plies != len(g.Moves) {
+				t.Errorf("game %d: %q, %d plies, %d moves, %v; want %q", id, g.GameString, g.Plies, len(g.Moves), err, gs)
+			}
+		}
+		listed, _, err := s.List(ctx, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range listed {
+			if g.GameString != want[g.ID] || g.Plies != 3-boolInt(g.ID == ids[2]) {
+				t.Errorf("listed game %d: %q, %d plies; want %q", g.ID, g.GameString, g.Plies, want[g.ID])
+			}
+		}
+	})
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestSettleHurriesTheWriter gives the writer a gathering window far past
+// any test's end: a write nobody waits for waits in it, and a session
+// that comes to wait for that write (Settle) has it committed at once.
+func TestSettleHurriesTheWriter(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve").(*sqlStore)
+	s.gather = time.Hour
+	k := NewKeeper(s, KeeperConfig{})
+	defer k.Close()
+	r := k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wS1", []string{"wS1"}, Viewer, Players{})
+	done := make(chan struct{})
+	go func() {
+		r.Settle()
+		r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-")
+		r.Settle()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Settle waited out the writer's gathering window")
+	}
+	g, err := s.Get(context.Background(), r.ID())
+	if err != nil || g.GameString != "Base;InProgress;White[2];wS1;bS1 wS1-" || len(g.Moves) != 2 {
+		t.Errorf("archived %+v, %v", g, err)
+	}
+}

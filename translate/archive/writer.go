@@ -1,0 +1,366 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// writers are the goroutines a store's writes go through. Each commits the
+// writes waiting for it in one transaction (group commit): the commits of
+// ten thousand sessions cost the database a few, not ten thousand. A
+// write nobody waits for (the keeper's, in the background of a session)
+// may wait up to gatherWindow for others to share its transaction; a
+// session that comes to wait for one (Recorder.Settle, through hurry) has
+// it committed at once. So a busy daemon commits moves by the hundred,
+// and a session that plays fast waits no longer than for its own commit.
+type writers struct {
+	queues  []chan *writeOp // one a writer
+	hurries []chan struct{} // one a writer: a session has started waiting
+	waiting atomic.Int64    // sessions waiting for a write now
+	gather  time.Duration   // how long a patient write waits for company
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// gatherWindow is how long the first write of a transaction that nobody
+// waits for waits for more (measured with scripts/archive-load.sh: at
+// 10,000 sessions, about 3,000 moves a second, it makes transactions of
+// some 30 moves, where without it each held one or two).
+const gatherWindow = 10 * time.Millisecond
+
+// maxBatch bounds the writes of one transaction.
+const maxBatch = 256
+
+// writeOp is one write waiting for the writer.
+type writeOp struct {
+	// run is the write alone, in the transaction given.
+	run func(ctx context.Context, tx *sql.Tx) error
+	// game is the id of the game written (0 for a start, whose id is not
+	// known yet): the writes of one game run in the order they came.
+	game int64
+	// added, when not nil, is what run writes when the write only adds
+	// moves to a game (Change.Append), a move's usual write: the writer
+	// runs all of those of a transaction in one statement.
+	added *addition
+	// patient says the write's caller is not waiting for it: it may wait
+	// for others to share its transaction.
+	patient bool
+	done    chan error
+}
+
+// addition is a write that adds moves to a game (Change.Append).
+type addition struct {
+	moves []Move
+}
+
+// patientKey marks the context of a write nobody waits for.
+type patientKey struct{}
+
+// patiently returns ctx for a write whose caller does not wait for it,
+// which may wait gatherWindow for others to share its transaction.
+func patiently(ctx context.Context) context.Context {
+	return context.WithValue(ctx, patientKey{}, true)
+}
+
+// startWriters starts the n goroutines that commit the writes: one for
+// SQLite, which has one writer at a time; several for PostgreSQL, whose
+// commits wait on its disk independently. The writes of one game all go
+// to one writer, in order: a write given up by its caller but still under
+// way is committed before the write that tries it again.
+func (s *sqlStore) startWriters(n int) {
+	s.gather = gatherWindow
+	s.stop, s.done = make(chan struct{}), make(chan struct{})
+	for range n {
+		s.queues = append(s.queues, make(chan *writeOp))
+		s.hurries = append(s.hurries, make(chan struct{}, 1))
+	}
+	var running sync.WaitGroup
+	for i := range n {
+		running.Go(func() { s.writer(i) })
+	}
+	go func() {
+		running.Wait()
+		close(s.done)
+	}()
+}
+
+// stopWriters commits the writes in hand and stops the writers.
+func (s *sqlStore) stopWriters() {
+	if s.stop != nil {
+		close(s.stop)
+		<-s.done
+	}
+}
+
+// writer commits the batches of writes of the writer i.
+func (s *sqlStore) writer(i int) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case op := <-s.queues[i]:
+			s.commit(s.gatherAfter(op, i, timer))
+		}
+	}
+}
+
+// gatherAfter returns the batch that first opens for the writer i: the
+// writes waiting already, and while none of them has a caller waiting for
+// it and no session waits, those that come within the gathering window.
+func (s *sqlStore) gatherAfter(first *writeOp, i int, timer *time.Timer) []*writeOp {
+	batch := []*writeOp{first}
+	now := !first.patient || s.gather <= 0
+	if !now {
+		timer.Reset(s.gather)
+		defer timer.Stop()
+	}
+	for len(batch) < maxBatch {
+		if now || s.waiting.Load() > 0 {
+			select {
+			case op := <-s.queues[i]:
+				batch = append(batch, op)
+				continue
+			default:
+				return batch
+			}
+		}
+		select {
+		case op := <-s.queues[i]:
+			batch = append(batch, op)
+			now = !op.patient
+		case <-s.hurries[i]:
+			now = true
+		case <-timer.C:
+			now = true
+		case <-s.stop:
+			now = true
+		}
+	}
+	return batch
+}
+
+// hurry tells the writers that a session waits for a write: until release
+// is called, they commit what they hold without gathering more.
+func (s *sqlStore) hurry() (release func()) {
+	s.waiting.Add(1)
+	for _, h := range s.hurries {
+		select {
+		case h <- struct{}{}:
+		default:
+		}
+	}
+	return func() { s.waiting.Add(-1) }
+}
+
+// commit runs a batch of writes in one transaction and tells each how it
+// went. The writes run together first (runTogether); should one of them
+// fail, that transaction is rolled back and the batch run again with each
+// write alone in a savepoint of its own, so that the one failing leaves
+// the others. (Every write may run again: see inTx.) Savepoints in every
+// batch would make SQLite copy each page a write touches into its
+// subjournal, about a quarter of the writer's CPU, for failures that
+// hardly ever come.
+func (s *sqlStore) commit(batch []*writeOp) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	errs, failed, err := s.runBatch(ctx, batch, false)
+	if failed && (len(batch) > 1 || batch[0].added != nil) {
+		errs, _, err = s.runBatch(ctx, batch, true)
+	}
+	for i, op := range batch {
+		if err != nil {
+			errs[i] = err
+		}
+		op.done <- errs[i]
+	}
+}
+
+// runBatch runs the writes of batch in one transaction, together or each
+// alone in a savepoint of its own (isolate), and commits it unless a write
+// failed without one (failed). It returns each write's error, and an error
+// that every write shares (the transaction's).
+func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool) (errs []error, failed bool, err error) {
+	errs = make([]error, len(batch))
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return errs, false, err
+	}
+	if !isolate {
+		if i, err := s.runTogether(ctx, tx, batch); err != nil {
+			tx.Rollback()
+			errs[i] = err
+			return errs, true, nil
+		}
+		return errs, false, tx.Commit()
+	}
+	for i, op := range batch {
+		if _, err = tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+			break
+		}
+		if errs[i] = op.run(ctx, tx); errs[i] != nil {
+			if _, err = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT w"); err != nil {
+				// The database rolled the whole transaction back
+				// (SQLite does on a full disk): every write in it
+				// failed of the same cause.
+				err = errs[i]
+			}
+		} else {
+			_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT w")
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err != nil {
+		tx.Rollback()
+		return errs, false, err
+	}
+	return errs, false, tx.Commit()
+}
+
+// runTogether runs the writes of batch in tx: the additions of moves
+// together (addAll), the others each alone, the writes of one game in the
+// order they came. It returns the first error and the index of the write
+// that failed (for additions, the first of those run with it).
+func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp) (int, error) {
+	var (
+		group   []*writeOp // additions not run yet, one a game
+		groupAt int        // the index of the first
+		grouped = map[int64]bool{}
+	)
+	flush := func() error {
+		if len(group) == 0 {
+			return nil
+		}
+		err := s.addAll(ctx, tx, group)
+		group = group[:0]
+		clear(grouped)
+		return err
+	}
+	for i, op := range batch {
+		if op.game != 0 && grouped[op.game] {
+			if err := flush(); err != nil {
+				return groupAt, err
+			}
+		}
+		if op.added != nil {
+			if len(group) == 0 {
+				groupAt = i
+			}
+			group = append(group, op)
+			grouped[op.game] = true
+			continue
+		}
+		if err := op.run(ctx, tx); err != nil {
+			return i, err
+		}
+	}
+	return groupAt, flush()
+}
+
+// addRows bounds the rows of one statement of addAll, well under SQLite's
+// 32,766 parameters.
+const addRows = 1000
+
+// addAll runs additions of moves to games, one a game, in one statement
+// for all their moves (of at most addRows rows): SQLite parses a statement
+// again at each execution, and PostgreSQL answers each in a round trip of
+// its own, so that a statement a move costs a busy archive more than the
+// work it does. A game that is not archived fails the statement (its
+// moves' foreign key): the batch then runs again, each write alone.
+func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) error {
+	var moves [][]any
+	for _, op := range group {
+		for _, m := range op.added.moves {
+			moves = append(moves, []any{op.game, int64(m.Ply), m.Text, m.By, ms(m.At)})
+		}
+	}
+	for len(moves) > 0 {
+		n := min(len(moves), addRows)
+		with, args := s.d.with("v", movesColumns, moves[:n])
+		if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
+			SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
+			return err
+		}
+		moves = moves[n:]
+	}
+	return nil
+}
+
+// column is a column of the rows a statement takes (dialect.with).
+type column struct{ name, pgType string }
+
+// movesColumns are the columns of a move's row.
+var movesColumns = []column{{"game", "bigint"}, {"ply", "integer"}, {"text", "text"}, {"by_player", "text"}, {"at_ms", "bigint"}}
+
+// with returns a WITH clause that names rows (each an int64 or a string a
+// column) as the table name, and its parameters: in SQLite a VALUES list,
+// a parameter a value; in PostgreSQL one array a column, through unnest,
+// so that the statement's text is the same for any number of rows and
+// prepared once.
+func (d dialect) with(name string, columns []column, rows [][]any) (string, []any) {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = c.name
+	}
+	head := "WITH " + name + " (" + strings.Join(names, ", ") + ") AS "
+	if !d.dollar {
+		one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(columns)), ", ") + ")"
+		args := make([]any, 0, len(rows)*len(columns))
+		for _, r := range rows {
+			args = append(args, r...)
+		}
+		return head + "(VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(rows)), ", ") + ")", args
+	}
+	arrays, args := make([]string, len(columns)), make([]any, len(columns))
+	for i, c := range columns {
+		arrays[i] = "$" + strconv.Itoa(i+1) + "::" + c.pgType + "[]"
+		if c.pgType == "text" {
+			a := make([]string, len(rows))
+			for j, r := range rows {
+				a[j] = r[i].(string)
+			}
+			args[i] = a
+			continue
+		}
+		a := make([]int64, len(rows))
+		for j, r := range rows {
+			a[j] = r[i].(int64)
+		}
+		args[i] = a
+	}
+	return head + "(SELECT * FROM unnest(" + strings.Join(arrays, ", ") + "))", args
+}
+
+// inTx runs the write op of game (its key) in its writer's next
+// transaction, and returns once it is committed or has failed. A write
+// whose ctx ends first may still be committed: the archive's writes are
+// made to be tried again safely.
+func (s *sqlStore) inTx(ctx context.Context, game string, op *writeOp) error {
+	op.done = make(chan error, 1)
+	op.patient = ctx.Value(patientKey{}) != nil
+	h := fnv.New32a()
+	h.Write([]byte(game))
+	select {
+	case s.queues[h.Sum32()%uint32(len(s.queues))] <- op:
+	case <-s.stop:
+		return errors.New("the archive is closed")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-op.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
