@@ -92,8 +92,9 @@ run() { # run ROUND ARCHIVE
   local cpu
   cpu=$(awk -v c0="$cpu0" -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15 - c0) / hz }' "/proc/$daemon/stat")
   kill "$daemon"; wait "$daemon" || true; daemon=""
-  printf 'round=%s db=%s load=%s daemon_cpu_s=%s waited=%s wait_s=%s not_archived=%s refused=%s\n  %s\n' \
-    "$1" "$2" "$(cut -d' ' -f1 /proc/loadavg)" "$cpu" \
+  printf 'round=%s db=%s load=%s daemon_cpu_s=%s gc_cycles=%s alloc_gb=%s waited=%s wait_s=%s not_archived=%s refused=%s\n  %s\n' \
+    "$1" "$2" "$(cut -d' ' -f1 /proc/loadavg)" "$cpu" "$(metric go_gc_duration_seconds_count)" \
+    "$(awk -v b="$(metric go_memstats_alloc_bytes_total)" 'BEGIN { printf "%.1f", b / 1e9 }')" \
     "$(metric hivebridge_archive_wait_seconds_count)" "$(metric hivebridge_archive_wait_seconds_sum)" \
     "$(metric hivebridge_archive_not_archived_total)" "$(metric hivebridge_archive_refused_writes_total)" \
     "$(echo "$out" | tr '\n' ' ')"

@@ -120,8 +120,9 @@ type Change struct {
 	End        *End
 	// Append makes the change a move's usual write, which a store runs
 	// together with other games' in a few statements: Moves are added
-	// after the archive's last move, From, and nothing else changes (the
-	// other fields are ignored). The game's row keeps the GameString it
+	// after the archive's last move, From, the players set where given,
+	// and nothing else changes (GameString and End are ignored). The
+	// game's row keeps the GameString it
 	// had, and readers bring it up to date from the moves after it
 	// (gameStringAfter), so the writer of a game may append only where
 	// that gives the game's GameString, and only when the archive holds

@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -295,8 +296,11 @@ type Recorder struct {
 // starts from and the moves already in it (all played by by).
 func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by string, players Players) *Recorder {
 	now := time.Now()
+	// The key begins with the time, so that the games started together
+	// sit together in its index, rather than one page of it each.
 	key := make([]byte, 16)
-	rand.Read(key)
+	binary.BigEndian.PutUint64(key, uint64(now.UnixNano()))
+	rand.Read(key[8:])
 	r := &Recorder{k: k, players: players, gameString: gameString, stale: true,
 		start: Start{Key: hex.EncodeToString(key), Source: source, GameType: gameType, Started: now}}
 	for i, text := range moves {
@@ -490,20 +494,15 @@ func (r *Recorder) names() (white, black string) {
 }
 
 // appends reports whether the write that brings the archive to
-// moves[:kept] may be a move's usual write, an addition of moves alone
+// moves[:kept] may be a move's usual write, an addition of moves
 // (Change.Append): the archive holds the moves before and none after, the
-// players and the end are unchanged, and the game's GameString is the
-// row's with the moves after it added, as readers make it.
-func (r *Recorder) appends(end *End, white, black string, kept int) bool {
-	if !r.synced || end != nil || r.named != (Players{white, black}) || r.rowPlies > kept {
+// game goes on, and its GameString is the row's with the moves after it
+// added, as readers make it.
+func (r *Recorder) appends(end *End, kept int) bool {
+	if !r.synced || end != nil || r.rowPlies > kept {
 		return false
 	}
-	after := make([]string, 0, kept-r.rowPlies)
-	for _, m := range r.moves[r.rowPlies:kept] {
-		after = append(after, m.Text)
-	}
-	gs, ok := gameStringAfter(r.row, after)
-	return ok && gs == r.gameString
+	return isGameStringAfter(r.gameString, r.row, r.moves[r.rowPlies:kept])
 }
 
 // flush brings the archive up to date (its first MaxPlies moves), and
@@ -532,12 +531,12 @@ func (r *Recorder) flush(end *End) bool {
 				return nil
 			}
 		}
-		c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, white, black, kept)}
+		c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, kept)}
 		if !c.Append {
 			c.GameString, c.End = r.gameString, end
-			if r.named != (Players{white, black}) {
-				c.White, c.Black = white, black
-			}
+		}
+		if r.named != (Players{white, black}) {
+			c.White, c.Black = white, black
 		}
 		// A write that fails may still be committed later (its
 		// context ended first): the next is not an addition.
@@ -545,9 +544,9 @@ func (r *Recorder) flush(end *End) bool {
 		if err := r.k.store.Update(ctx, r.id, c); err != nil {
 			return err
 		}
-		r.synced = true
+		r.synced, r.named = true, Players{white, black}
 		if !c.Append {
-			r.named, r.row, r.rowPlies = Players{white, black}, r.gameString, kept
+			r.row, r.rowPlies = r.gameString, kept
 		}
 		return nil
 	})

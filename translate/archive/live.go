@@ -53,6 +53,55 @@ func gameStringAfter(gs string, moves []string) (string, bool) {
 	return b.String(), true
 }
 
+// isGameStringAfter reports whether gs is gameStringAfter(row, the texts
+// of moves), without making it: the keeper asks at every move.
+func isGameStringAfter(gs, row string, moves []Move) bool {
+	typ, rest, ok := strings.Cut(row, ";")
+	if !ok || !strings.HasPrefix(gs, typ+";") {
+		return false
+	}
+	state, rest, ok := strings.Cut(rest, ";")
+	if !ok || (state != "NotStarted" && state != "InProgress") {
+		return false
+	}
+	_, earlier, _ := strings.Cut(rest, ";") // the row's moves, after its turn
+	plies := len(moves)
+	if earlier != "" {
+		plies += strings.Count(earlier, ";") + 1
+	}
+	want := "InProgress"
+	if plies == 0 {
+		want = "NotStarted"
+	}
+	turn := core.Turn{Color: core.White, Number: plies/2 + 1}
+	if plies%2 == 1 {
+		turn.Color = core.Black
+	}
+	gs = gs[len(typ)+1:]
+	gs, ok = strings.CutPrefix(gs, want+";")
+	if !ok {
+		return false
+	}
+	gs, ok = strings.CutPrefix(gs, turn.String())
+	if !ok {
+		return false
+	}
+	if earlier != "" {
+		if gs, ok = strings.CutPrefix(gs, ";"+earlier); !ok {
+			return false
+		}
+	}
+	for _, m := range moves {
+		if gs, ok = strings.CutPrefix(gs, ";"); !ok {
+			return false
+		}
+		if gs, ok = strings.CutPrefix(gs, m.Text); !ok {
+			return false
+		}
+	}
+	return gs == ""
+}
+
 // catchUp brings up to date the row of a game whose moves go past it (g's
 // plies): its GameString and plies from the moves after it.
 func catchUp(g *Game, after []string) {
@@ -108,18 +157,30 @@ func (s *sqlStore) catchUpAll(ctx context.Context, games []Game) error {
 	return nil
 }
 
-// add returns the write of an Append change alone: its moves, once the
-// game is known to be archived.
+// add returns the write of an Append change alone: its moves, and its
+// players when named, once the game is known to be archived.
 func (s *sqlStore) add(id int64, c Change) func(ctx context.Context, tx *sql.Tx) error {
-	moves := storableMoves(c.Moves)
+	a := additionOf(c)
 	return func(ctx context.Context, tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM games WHERE id = ?`), id).Scan(&n); err != nil {
+		var n int64
+		if a.white != "" || a.black != "" {
+			res, err := tx.ExecContext(ctx, s.q(`UPDATE games SET white = COALESCE(NULLIF(?, ''), white), black = COALESCE(NULLIF(?, ''), black) WHERE id = ?`), a.white, a.black, id)
+			if err != nil {
+				return err
+			}
+			n, _ = res.RowsAffected()
+		} else if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM games WHERE id = ?`), id).Scan(&n); err != nil {
 			return err
 		}
 		if n != 1 {
 			return fmt.Errorf("game %d: %w", id, ErrNotFound)
 		}
-		return s.insertMoves(ctx, tx, id, moves)
+		return s.insertMoves(ctx, tx, id, a.moves)
 	}
+}
+
+// additionOf returns the storable addition of an Append change.
+func additionOf(c Change) *addition {
+	c, _ = storableChange(c)
+	return &addition{moves: c.Moves, white: c.White, black: c.Black}
 }

@@ -51,6 +51,12 @@ func TestGameStringAfter(t *testing.T) {
 					case last:
 					case !ok || got != strings[to]:
 						t.Fatalf("%s, plies %d to %d: got %q, %v; want %q", uhp.FormatGameType(gt), from, to, got, ok, strings[to])
+					case !isGameStringAfter(strings[to], strings[from], asMoves(moves[from:to])):
+						t.Fatalf("%s, plies %d to %d: isGameStringAfter(%q, %q) false", uhp.FormatGameType(gt), from, to, strings[to], strings[from])
+					case to < len(moves) && isGameStringAfter(strings[to], strings[from], asMoves(moves[from:to+1])):
+						t.Fatalf("%s, plies %d to %d: isGameStringAfter(%q, %q) with a move more true", uhp.FormatGameType(gt), from, to, strings[to], strings[from])
+					case to > from && isGameStringAfter(strings[to], strings[from], asMoves(moves[from:to-1])):
+						t.Fatalf("%s, plies %d to %d: isGameStringAfter(%q, %q) with a move less true", uhp.FormatGameType(gt), from, to, strings[to], strings[from])
 					}
 				}
 			}
@@ -73,7 +79,7 @@ func TestGameStringAfter(t *testing.T) {
 // together in one statement, which the missing game fails, so that the
 // batch runs again write by write; the missing game alone gets ErrNotFound,
 // and the others are read back, their rows brought up to date from the
-// moves after them (Get and List alike).
+// moves after them (Get and List alike), one with its players named.
 func TestAppendsTogether(t *testing.T) {
 	stores(t, func(t *testing.T, db string) {
 		ctx := context.Background()
@@ -91,13 +97,18 @@ func TestAppendsTogether(t *testing.T) {
 		move := func(ply int, text string) Move { return Move{Ply: ply, Text: text, By: Viewer, At: t0.Add(time.Duration(ply) * time.Second)} }
 		add := func(id int64, moves ...Move) *writeOp {
 			c := Change{From: moves[0].Ply, Moves: moves, Append: true}
-			return &writeOp{run: s.add(id, c), game: id, added: &addition{moves: c.Moves}, done: make(chan error, 1)}
+			return &writeOp{run: s.add(id, c), game: id, added: additionOf(c), done: make(chan error, 1)}
+		}
+		named := func(op *writeOp, white, black string) *writeOp {
+			op.added.white, op.added.black = white, black
+			op.run = s.add(op.game, Change{From: 1, Moves: op.added.moves, White: white, Black: black, Append: true})
+			return op
 		}
 		batch := []*writeOp{
 			add(ids[0], move(1, "bS1 wS1-")),
 			add(ids[1], move(1, "bS1 wS1-"), move(2, "wQ -wS1")),
 			add(ids[2]+100, move(1, "bS1 wS1-")),
-			add(ids[2], move(1, "bS1 /wS1")),
+			named(add(ids[2], move(1, "bS1 /wS1")), "alice", "bob"),
 			add(ids[0], move(2, "wQ -wS1")), // a game's second write in the batch, after its first
 		}
 		s.commit(batch)
@@ -121,6 +132,9 @@ func TestAppendsTogether(t *testing.T) {
 			if err != nil || g.GameString != gs || g.Plies != len(g.Moves) {
 				t.Errorf("game %d: %q, %d plies, %d moves, %v; want %q", id, g.GameString, g.Plies, len(g.Moves), err, gs)
 			}
+			if players := g.White + "/" + g.Black; players != map[bool]string{true: "alice/bob", false: "viewer/native"}[id == ids[2]] {
+				t.Errorf("game %d: players %s", id, players)
+			}
 		}
 		listed, _, err := s.List(ctx, Filter{})
 		if err != nil {
@@ -132,6 +146,14 @@ func TestAppendsTogether(t *testing.T) {
 			}
 		}
 	})
+}
+
+func asMoves(texts []string) []Move {
+	var moves []Move
+	for _, t := range texts {
+		moves = append(moves, Move{Text: t})
+	}
+	return moves
 }
 
 func boolInt(b bool) int {

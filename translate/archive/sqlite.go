@@ -23,11 +23,14 @@ var sqliteDialect = dialect{serial: "INTEGER PRIMARY KEY AUTOINCREMENT"}
 // is durable once committed against the death of the process (SIGKILL
 // included: the WAL is in the operating system's hands), and only a power
 // loss can take the last ones back. Writers wait for each other up to the
-// busy timeout; a write transaction takes the lock at its start.
+// busy timeout; a write transaction takes the lock at its start. The
+// writer keeps its statement journal (the pages a statement of many rows
+// changes, in case it fails halfway) in memory rather than in a temporary
+// file: at 10,000 sessions, writing it was a fifth of the writer's time.
 func sqliteDSN(path string, write bool) string {
 	dsn := path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
 	if write {
-		dsn += "&_txlock=immediate"
+		dsn += "&_txlock=immediate&_pragma=temp_store(memory)"
 	}
 	return dsn
 }

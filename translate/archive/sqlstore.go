@@ -82,14 +82,16 @@ func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
 		// brought up to date, rather than archived twice.
 		key := sql.NullString{String: st.Key, Valid: st.Key != ""}
 		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (game_key) DO UPDATE SET white = excluded.white, black = excluded.black, game_string = excluded.game_string, plies = excluded.plies
-			RETURNING id`),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_key) DO NOTHING RETURNING id`),
 			s.owner, key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
-		if err != nil {
-			return err
+		if errors.Is(err, sql.ErrNoRows) {
+			err = tx.QueryRowContext(ctx, s.q(`UPDATE games SET white = ?, black = ?, game_string = ?, plies = ? WHERE game_key = ? RETURNING id`),
+				st.White, st.Black, st.GameString, len(st.Moves), key).Scan(&id)
+			if err == nil {
+				_, err = tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ?`), id)
+			}
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ?`), id); err != nil {
+		if err != nil {
 			return err
 		}
 		return s.insertMoves(ctx, tx, id, st.Moves)
@@ -112,7 +114,7 @@ func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 	// writer (by its key), has been committed before the first of them.
 	op := &writeOp{run: s.update(id, c), game: id}
 	if c.Append {
-		op.run, op.added = s.add(id, c), &addition{moves: storableMoves(c.Moves)}
+		op.run, op.added = s.add(id, c), additionOf(c)
 	}
 	return s.inTx(ctx, strconv.FormatInt(id, 10), op)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -55,9 +56,11 @@ type writeOp struct {
 	done    chan error
 }
 
-// addition is a write that adds moves to a game (Change.Append).
+// addition is a write that adds moves to a game (Change.Append), and
+// names its players when white and black are not empty.
 type addition struct {
-	moves []Move
+	moves        []Move
+	white, black string
 }
 
 // patientKey marks the context of a write nobody waits for.
@@ -272,17 +275,34 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 const addRows = 1000
 
 // addAll runs additions of moves to games, one a game, in one statement
-// for all their moves (of at most addRows rows): SQLite parses a statement
+// for all their moves and one for the players named (each of at most
+// addRows rows): SQLite parses a statement
 // again at each execution, and PostgreSQL answers each in a round trip of
 // its own, so that a statement a move costs a busy archive more than the
 // work it does. A game that is not archived fails the statement (its
 // moves' foreign key): the batch then runs again, each write alone.
 func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) error {
-	var moves [][]any
+	var moves, named [][]any
 	for _, op := range group {
 		for _, m := range op.added.moves {
 			moves = append(moves, []any{op.game, int64(m.Ply), m.Text, m.By, ms(m.At)})
 		}
+		if op.added.white != "" || op.added.black != "" {
+			named = append(named, []any{op.game, op.added.white, op.added.black})
+		}
+	}
+	for len(named) > 0 {
+		n := min(len(named), addRows)
+		with, args := s.d.with("v", namesColumns, named[:n])
+		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
+			black = COALESCE(NULLIF(v.black, ''), games.black) FROM v WHERE games.id = v.id`, args...)
+		if err != nil {
+			return err
+		}
+		if got, err := res.RowsAffected(); err == nil && got != int64(n) {
+			return fmt.Errorf("%d of %d games to name the players of: %w", got, n, ErrNotFound)
+		}
+		named = named[n:]
 	}
 	for len(moves) > 0 {
 		n := min(len(moves), addRows)
@@ -299,8 +319,12 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 // column is a column of the rows a statement takes (dialect.with).
 type column struct{ name, pgType string }
 
-// movesColumns are the columns of a move's row.
-var movesColumns = []column{{"game", "bigint"}, {"ply", "integer"}, {"text", "text"}, {"by_player", "text"}, {"at_ms", "bigint"}}
+// movesColumns are the columns of a move's row, namesColumns those that
+// name a game's players.
+var (
+	movesColumns = []column{{"game", "bigint"}, {"ply", "integer"}, {"text", "text"}, {"by_player", "text"}, {"at_ms", "bigint"}}
+	namesColumns = []column{{"id", "bigint"}, {"white", "text"}, {"black", "text"}}
+)
 
 // with returns a WITH clause that names rows (each an int64 or a string a
 // column) as the table name, and its parameters: in SQLite a VALUES list,
