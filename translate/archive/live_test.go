@@ -94,7 +94,9 @@ func TestAppendsTogether(t *testing.T) {
 			}
 			ids = append(ids, id)
 		}
-		move := func(ply int, text string) Move { return Move{Ply: ply, Text: text, By: Viewer, At: t0.Add(time.Duration(ply) * time.Second)} }
+		move := func(ply int, text string) Move {
+			return Move{Ply: ply, Text: text, By: Viewer, At: t0.Add(time.Duration(ply) * time.Second)}
+		}
 		add := func(id int64, moves ...Move) *writeOp {
 			c := Change{From: moves[0].Ply, Moves: moves, Append: true}
 			return &writeOp{run: s.add(id, c), game: id, added: additionOf(c), done: make(chan error, 1)}
