@@ -150,6 +150,57 @@ func TestAppendsTogether(t *testing.T) {
 	})
 }
 
+// TestStartsTogether runs a batch of starts: those with a key go in one
+// statement, and one whose key the archive holds already (a start tried
+// again after its first try was committed unheard of) runs alone and
+// brings that game up to date rather than archiving it twice.
+func TestStartsTogether(t *testing.T) {
+	stores(t, func(t *testing.T, db string) {
+		ctx := context.Background()
+		s := open(t, db, "serve").(*sqlStore)
+		t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		start := func(key string, moves ...string) Start {
+			st := Start{Key: key, Source: "uhp-ws", GameType: "Base", White: Viewer, Black: "native", Started: t0,
+				GameString: "Base;NotStarted;White[1]"}
+			for i, m := range moves {
+				st.Moves = append(st.Moves, Move{Ply: i, Text: m, By: Viewer, At: t0})
+			}
+			if len(moves) == 1 {
+				st.GameString = "Base;InProgress;Black[1];" + moves[0]
+			}
+			return st
+		}
+		first, err := s.Start(ctx, start("again"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := []*writeOp{s.startOp(start("one", "wS1")), s.startOp(start("again", "wG1")), s.startOp(start("two")), s.startOp(start("", "wA1"))}
+		for _, op := range batch {
+			op.done = make(chan error, 1)
+		}
+		s.commit(batch)
+		ids := map[int64]bool{}
+		for i, op := range batch {
+			if err := <-op.done; err != nil || op.id == 0 || ids[op.id] {
+				t.Fatalf("start %d of the batch: id %d, %v", i, op.id, err)
+			}
+			ids[op.id] = true
+		}
+		if batch[1].id != first {
+			t.Errorf("the start tried again archived game %d, want the first try's %d", batch[1].id, first)
+		}
+		for i, want := range []string{"Base;InProgress;Black[1];wS1", "Base;InProgress;Black[1];wG1", "Base;NotStarted;White[1]", "Base;InProgress;Black[1];wA1"} {
+			g, err := s.Get(ctx, batch[i].id)
+			if err != nil || g.GameString != want || g.Plies != len(g.Moves) || g.Status != Playing {
+				t.Errorf("start %d: %+v, %v; want %q", i, g, err, want)
+			}
+		}
+		if _, total, _ := s.List(ctx, Filter{}); total != 4 {
+			t.Errorf("%d games archived, want 4", total)
+		}
+	})
+}
+
 func asMoves(texts []string) []Move {
 	var moves []Move
 	for _, t := range texts {

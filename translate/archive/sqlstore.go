@@ -74,13 +74,23 @@ func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
 // bounds (storableStart, storableChange): whatever a client sent, the
 // database is never handed text it refuses.
 func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
+	op := s.startOp(st)
+	if err := s.inTx(ctx, st.Key, op); err != nil {
+		return 0, err // the writer may still be running it
+	}
+	return op.id, nil
+}
+
+// startOp returns the write of Start.
+func (s *sqlStore) startOp(st Start) *writeOp {
 	st = storableStart(st)
-	var id int64
-	err := s.inTx(ctx, st.Key, &writeOp{run: func(ctx context.Context, tx *sql.Tx) error {
+	op := &writeOp{start: &st}
+	op.run = func(ctx context.Context, tx *sql.Tx) error {
 		// A start whose commit the process never heard of (the
 		// connection cut as it committed) is found by its key and
 		// brought up to date, rather than archived twice.
 		key := sql.NullString{String: st.Key, Valid: st.Key != ""}
+		var id int64
 		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_key) DO NOTHING RETURNING id`),
 			s.owner, key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, len(st.Moves)).Scan(&id)
@@ -94,9 +104,10 @@ func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
 		if err != nil {
 			return err
 		}
+		op.id = id
 		return s.insertMoves(ctx, tx, id, st.Moves)
-	}})
-	return id, err
+	}
+	return op
 }
 
 func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves []Move) error {

@@ -50,6 +50,12 @@ type writeOp struct {
 	// moves to a game (Change.Append), a move's usual write: the writer
 	// runs all of those of a transaction in one statement.
 	added *addition
+	// start, when not nil, is what run writes when the write starts a
+	// game (storable): the writer runs the starts of a transaction that
+	// have a key together, in one statement. id is the game's id once
+	// started.
+	start *Start
+	id    int64
 	// patient says the write's caller is not waiting for it: it may wait
 	// for others to share its transaction.
 	patient bool
@@ -193,6 +199,9 @@ func (s *sqlStore) commit(batch []*writeOp) {
 // that every write shares (the transaction's).
 func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool) (errs []error, failed bool, err error) {
 	errs = make([]error, len(batch))
+	for _, op := range batch {
+		op.id = 0 // set again by the start that runs now, if it succeeds
+	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return errs, false, err
@@ -230,15 +239,15 @@ func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool)
 	return errs, false, tx.Commit()
 }
 
-// runTogether runs the writes of batch in tx: the additions of moves
-// together (addAll), the others each alone, the writes of one game in the
-// order they came. It returns the first error and the index of the write
+// runTogether runs the writes of batch in tx: the starts and the additions
+// of moves together (addAll), the others each alone, the writes of one game
+// in the order they came. It returns the first error and the index of the write
 // that failed (for additions, the first of those run with it).
 func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp) (int, error) {
 	var (
-		group   []*writeOp // additions not run yet, one a game
+		group   []*writeOp // starts and additions not run yet, one a game
 		groupAt int        // the index of the first
-		grouped = map[int64]bool{}
+		grouped = map[string]bool{}
 	)
 	flush := func() error {
 		if len(group) == 0 {
@@ -250,17 +259,19 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 		return err
 	}
 	for i, op := range batch {
-		if op.game != 0 && grouped[op.game] {
+		together := op.added != nil || (op.start != nil && op.start.Key != "")
+		key := op.groupKey()
+		if key != "" && grouped[key] {
 			if err := flush(); err != nil {
 				return groupAt, err
 			}
 		}
-		if op.added != nil {
+		if together {
 			if len(group) == 0 {
 				groupAt = i
 			}
 			group = append(group, op)
-			grouped[op.game] = true
+			grouped[key] = true
 			continue
 		}
 		if err := op.run(ctx, tx); err != nil {
@@ -268,6 +279,18 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 		}
 	}
 	return groupAt, flush()
+}
+
+// groupKey names the game op writes, among the writes of a batch: a
+// start by its key, another write by its game's id.
+func (op *writeOp) groupKey() string {
+	switch {
+	case op.start != nil && op.start.Key != "":
+		return "key " + op.start.Key
+	case op.game != 0:
+		return "id " + strconv.FormatInt(op.game, 10)
+	}
+	return ""
 }
 
 // addRows bounds the rows of one statement of addAll, well under SQLite's
@@ -282,8 +305,20 @@ const addRows = 1000
 // work it does. A game that is not archived fails the statement (its
 // moves' foreign key): the batch then runs again, each write alone.
 func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) error {
+	alone, err := s.startAll(ctx, tx, group)
+	if err != nil {
+		return err
+	}
 	var moves, named [][]any
 	for _, op := range group {
+		if op.start != nil {
+			if !alone[op] {
+				for _, m := range op.start.Moves {
+					moves = append(moves, []any{op.id, int64(m.Ply), m.Text, m.By, ms(m.At)})
+				}
+			}
+			continue
+		}
 		for _, m := range op.added.moves {
 			moves = append(moves, []any{op.game, int64(m.Ply), m.Text, m.By, ms(m.At)})
 		}
@@ -316,14 +351,74 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 	return nil
 }
 
+// startAll inserts the rows of the starts of group in one statement (of
+// at most addRows rows), and sets the id of each whose key the archive did
+// not hold yet, whose moves addAll then adds; a start whose key it holds
+// (a start tried again, whose first try was committed unheard of) runs
+// alone, as its write does, and is returned in alone.
+func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (alone map[*writeOp]bool, err error) {
+	alone = map[*writeOp]bool{}
+	var starts []*writeOp
+	for _, op := range group {
+		if op.start != nil {
+			starts = append(starts, op)
+		}
+	}
+	for len(starts) > 0 {
+		n := min(len(starts), addRows)
+		rows, byKey := make([][]any, n), map[string]*writeOp{}
+		for i, op := range starts[:n] {
+			st := op.start
+			rows[i] = []any{s.owner, st.Key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, int64(len(st.Moves))}
+			byKey[st.Key] = op
+		}
+		with, args := s.d.with("v", startColumns, rows)
+		res, err := tx.QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+			SELECT owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies FROM v WHERE true
+			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for res.Next() {
+			var (
+				id  int64
+				key string
+			)
+			if err := res.Scan(&id, &key); err != nil {
+				res.Close()
+				return nil, err
+			}
+			if op := byKey[key]; op != nil {
+				op.id = id
+			}
+		}
+		res.Close()
+		if err := res.Err(); err != nil {
+			return nil, err
+		}
+		for _, op := range starts[:n] {
+			if op.id == 0 {
+				if err := op.run(ctx, tx); err != nil {
+					return nil, err
+				}
+				alone[op] = true
+			}
+		}
+		starts = starts[n:]
+	}
+	return alone, nil
+}
+
 // column is a column of the rows a statement takes (dialect.with).
 type column struct{ name, pgType string }
 
 // movesColumns are the columns of a move's row, namesColumns those that
-// name a game's players.
+// name a game's players, startColumns those of a game's row at its start.
 var (
 	movesColumns = []column{{"game", "bigint"}, {"ply", "integer"}, {"text", "text"}, {"by_player", "text"}, {"at_ms", "bigint"}}
 	namesColumns = []column{{"id", "bigint"}, {"white", "text"}, {"black", "text"}}
+	startColumns = []column{{"owner", "bigint"}, {"game_key", "text"}, {"source", "text"}, {"game_type", "text"}, {"white", "text"},
+		{"black", "text"}, {"status", "text"}, {"started_ms", "bigint"}, {"game_string", "text"}, {"plies", "integer"}}
 )
 
 // with returns a WITH clause that names rows (each an int64 or a string a
