@@ -82,6 +82,7 @@ type record struct {
 type Game struct {
 	gameType   GameType
 	repetition bool
+	queenFirst bool // the Queen may be placed on a player's first turn
 
 	// height counts the pieces on each cell, top names the uppermost one;
 	// under links each piece to the one it covers, so a stack is a list.
@@ -132,6 +133,16 @@ type GameOption func(*Game)
 // default, as on the largest online Hive server; off, the game ends only by
 // surrounding a Queen, which is the reference engine Mzinga's behaviour.
 func RepetitionDraw(on bool) GameOption { return func(g *Game) { g.repetition = on } }
+
+// QueenOnFirstTurn allows or forbids the Queen Bee on a player's first
+// turn. UHP and hivebridge forbid it (the tournament opening, the default);
+// BoardSpace and hivegame.com allow it in some games, which a game record
+// read from them then needs to replay.
+func QueenOnFirstTurn(allowed bool) GameOption { return func(g *Game) { g.queenFirst = allowed } }
+
+// QueenOnFirstTurnAllowed reports whether the Queen may be placed on a
+// player's first turn in this game (QueenOnFirstTurn).
+func (g *Game) QueenOnFirstTurnAllowed() bool { return g.queenFirst }
 
 // NewGame returns a game of type t at its start.
 func NewGame(t GameType, opts ...GameOption) *Game {

@@ -134,7 +134,7 @@ func (g *Game) placeable(me Color) uint16 {
 	hand := g.inHand[me]
 	lowest := hand &^ (hand<<1&notFirstSlot | hand<<2&thirdSlot)
 	switch ownTurn := g.ply / 2; {
-	case ownTurn == 0:
+	case ownTurn == 0 && !g.queenFirst:
 		return lowest &^ 1
 	case ownTurn >= 3 && hand&1 != 0:
 		return 1

@@ -61,7 +61,7 @@ func (g *Game) explain(m Move) error {
 		return ruleError("That piece is not enabled in this game.")
 	}
 	ownTurn := g.ply / 2
-	if p.Bug() == Queen && g.InHand(p) && ownTurn == 0 {
+	if p.Bug() == Queen && g.InHand(p) && ownTurn == 0 && !g.queenFirst {
 		return ruleError("You can't play your Queen Bee on your first turn.")
 	}
 	if g.InHand(queenOf(me)) {

@@ -689,6 +689,36 @@ func TestRulesFirstMoves(t *testing.T) {
 	}
 }
 
+// TestRulesQueenOnFirstTurn: with QueenOnFirstTurn (BoardSpace's and
+// hivegame.com's games that allow it), the Queen joins the first moves of
+// both players, is legal there, and a position set up with a lone Queen
+// on the board is one such a game reaches; without it, as UHP has it, none
+// of that.
+func TestRulesQueenOnFirstTurn(t *testing.T) {
+	ring := []hx{{1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {0, -1}, {1, -1}}
+	for _, gt := range gameTypes {
+		t.Run(gt.name, func(t *testing.T) {
+			g := core.NewGame(gt.typ, core.QueenOnFirstTurn(true))
+			if !g.QueenOnFirstTurnAllowed() || core.NewGame(gt.typ).QueenOnFirstTurnAllowed() {
+				t.Fatal("QueenOnFirstTurnAllowed does not say what the option set")
+			}
+			expectMoveSet(t, g, placements(t, append(firstBugs("w", gt.typ), "wQ"), []hx{{0, 0}}))
+			g.Play(core.MakeMove(pieceNamed(t, "wQ"), hx{0, 0}.cell()))
+			expectMoveSet(t, g, placements(t, append(firstBugs("b", gt.typ), "bQ"), ring))
+			if g.Clone().QueenOnFirstTurnAllowed() != true {
+				t.Error("a clone forgot the rule")
+			}
+			g = game(t, gt.name, "wQ", core.QueenOnFirstTurn(true))
+			if _, err := core.NewGameAt(g.CurrentPosition(), core.QueenOnFirstTurn(true)); err != nil {
+				t.Errorf("set up at a lone Queen under the rule: %v", err)
+			}
+			if _, err := core.NewGameAt(g.CurrentPosition()); err == nil {
+				t.Error("set up at a lone Queen without the rule: no error")
+			}
+		})
+	}
+}
+
 // TestRulesPlacement: after each player's first piece, a piece is placed on
 // an empty cell touching one of its owner's pieces and none of the
 // opponent's, and the bugs of one kind enter in number order.

@@ -113,10 +113,10 @@ func NewGameAt(pos Position, opts ...GameOption) (*Game, error) {
 	if err := checkClimbers(start, onBoard); err != nil {
 		return nil, err
 	}
-	if err := checkQueensAndTurns(start, onBoard); err != nil {
+	g := NewGame(pos.Type, opts...)
+	if err := checkQueensAndTurns(start, onBoard, g.queenFirst); err != nil {
 		return nil, err
 	}
-	g := NewGame(pos.Type, opts...)
 	g.setUp(start, cells)
 	if err := g.checkLastMoved(); err != nil {
 		return nil, err
@@ -268,7 +268,7 @@ func checkClimbers(pos *Position, onBoard uint32) error {
 
 // checkQueensAndTurns checks the Queen rules of the opening and that each
 // player has had the turns their pieces need.
-func checkQueensAndTurns(pos *Position, onBoard uint32) error {
+func checkQueensAndTurns(pos *Position, onBoard uint32, queenFirst bool) error {
 	var climbed [2]int
 	for _, s := range pos.Stacks {
 		for _, p := range s.Pieces[1:] {
@@ -283,7 +283,7 @@ func checkQueensAndTurns(pos *Position, onBoard uint32) error {
 		switch {
 		case !queenIn && placed >= 4:
 			return setUpError("%s has %d pieces on the board but not its Queen Bee, which is placed by a player's fourth turn", c, placed)
-		case queenIn && placed == 1:
+		case queenIn && placed == 1 && !queenFirst:
 			return setUpError("%s's Queen Bee is its only piece on the board, but no Queen is placed on a player's first turn", c)
 		case turnsHad[c] < placed+climbed[c]:
 			need := "place its " + count(placed, "piece")
