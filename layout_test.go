@@ -42,6 +42,8 @@ var rules = map[string]rule{
 	// Accept errors pass (internal/accept).
 	"protocols/hivejson": {module: []string{"core", "core/engine", "internal/accept"}, external: []string{"github.com/rs/zerolog"}},
 	"protocols/hub":      {module: []string{"core", "core/engine", "protocols/uhp"}, external: []string{"github.com/rs/zerolog"}},
+	"protocols/sgf":      {module: []string{"core"}},
+	"protocols/pgn":      {},
 
 	"ai":       {module: []string{"core", "core/engine"}},
 	"ai/texel": {module: []string{"ai", "core"}},
@@ -49,11 +51,12 @@ var rules = map[string]rule{
 	// translate: the backends, their registry and supervision, and the
 	// pool; beneath it one package per job.
 	"translate":                {module: []string{"ai", "core", "core/engine", "protocols/hivejson", "protocols/hub", "protocols/uhp"}, external: []string{"github.com/rs/zerolog"}},
-	"translate/archive":        {module: []string{"core", "protocols/uhp"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog", "modernc.org/sqlite"}},
+	"translate/records":        {module: []string{"core", "protocols/pgn", "protocols/sgf", "protocols/uhp"}},
+	"translate/archive":        {module: []string{"core", "protocols/uhp", "translate/records"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog", "modernc.org/sqlite"}},
 	"translate/pairing":        {module: []string{"core", "core/engine", "protocols/uhp"}},
 	"translate/pairing/pgpair": {module: []string{"core", "core/engine", "protocols/uhp", "translate/archive", "translate/pairing"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},
 	"translate/referee":        {module: []string{"core", "core/engine", "protocols/hub", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/rs/zerolog"}},
-	"translate/daemon":         {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
+	"translate/daemon":         {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair", "translate/records"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
 	"internal/allowlist":       {},
 	"internal/accept":          {},
 	"internal/syncbuf":         {},

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hivebridge/hivebridge/translate/archive"
+	"github.com/hivebridge/hivebridge/translate/records"
 )
 
 // gamesFlags are the flags shared by the games subcommands.
@@ -38,6 +39,7 @@ type gamesConfig struct {
 // its own to check the flags without opening the archive.
 type gamesRuns struct {
 	list, show, export, ratings func(cmd *cobra.Command, cfg gamesConfig) error
+	convert                     func(cmd *cobra.Command, cfg convertConfig) error
 }
 
 // NewCmdGames returns the games command: the archive read from the
@@ -52,22 +54,28 @@ func NewCmdGames(runs gamesRuns) *cobra.Command {
 			*r.run = withStore(r.use)
 		}
 	}
+	if runs.convert == nil {
+		runs.convert = runConvert
+	}
 	f := &gamesFlags{}
 	cmd := &cobra.Command{
-		Use:   "games list|show|export|ratings [--db DB]",
+		Use:   "games list|show|export|ratings|convert [--db DB]",
 		Short: "Read the archive of games that serve and match keep",
 		Long: `Reads the game archive (--db, as serve and match take it):
 
   games list     a page of games, newest first, filtered by the flags
   games show ID  one game, every move with its time and who played it
   games export   every game that passes the filters: one GameString a line
-                 (--format gamestring), or one JSON object a line with
-                 its moves (--format json)
+                 (--format gamestring), one JSON object a line with
+                 its moves (--format json), or as game records (--format
+                 pgn, sgf or jsonl, as games convert writes them)
   games ratings  the Elo of every named engine from all its games, from one
-                 maximum-likelihood fit, with its 95% interval`,
+                 maximum-likelihood fit, with its 95% interval
+  games convert  game records (PGN, SGF, GameStrings, JSON lines) from one
+                 format to another, every move checked; no archive`,
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", dbFlagHelp)
-	cmd.AddCommand(f.listCmd(runs.list), f.showCmd(runs.show), f.exportCmd(runs.export), f.ratingsCmd(runs.ratings))
+	cmd.AddCommand(f.listCmd(runs.list), f.showCmd(runs.show), f.exportCmd(runs.export), f.ratingsCmd(runs.ratings), f.convertCmd(runs.convert))
 	return cmd
 }
 
@@ -226,8 +234,10 @@ func (f *gamesFlags) exportCmd(runF func(cmd *cobra.Command, cfg gamesConfig) er
 		Short: "Write every game that passes the filters, one a line",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.format != "gamestring" && f.format != "json" {
-				return fmt.Errorf("--format %q: want gamestring or json", f.format)
+			switch f.format {
+			case "gamestring", "json", "pgn", "sgf", "jsonl":
+			default:
+				return fmt.Errorf("--format %q: want gamestring, json, pgn, sgf or jsonl", f.format)
 			}
 			filter, err := parseFilter()
 			if err != nil {
@@ -237,7 +247,7 @@ func (f *gamesFlags) exportCmd(runF func(cmd *cobra.Command, cfg gamesConfig) er
 		},
 	}
 	parseFilter = addFilters(cmd, false)
-	cmd.Flags().StringVar(&f.format, "format", "gamestring", "gamestring (one UHP GameString a line) or json (one game with its moves a line)")
+	cmd.Flags().StringVar(&f.format, "format", "gamestring", "gamestring (one UHP GameString a line), json (one game with its moves and their times a line), or pgn, sgf or jsonl (game records, as games convert writes them)")
 	return cmd
 }
 
@@ -277,7 +287,18 @@ func writeExported(cmd *cobra.Command, store archive.Store, enc *json.Encoder, w
 	if err != nil {
 		return err
 	}
-	return enc.Encode(full)
+	if format == "json" {
+		return enc.Encode(full)
+	}
+	rec, err := archive.RecordOf(full)
+	if err != nil {
+		return err
+	}
+	f, err := records.ParseFormat(format)
+	if err != nil {
+		return err
+	}
+	return records.Write(w, f, rec)
 }
 
 func (f *gamesFlags) ratingsCmd(runF func(cmd *cobra.Command, cfg gamesConfig) error) *cobra.Command {

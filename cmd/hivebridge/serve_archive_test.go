@@ -14,6 +14,7 @@ import (
 	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
+	"github.com/hivebridge/hivebridge/translate/records"
 )
 
 // kept sends the session one more command and reads its answer, which
@@ -162,6 +163,17 @@ func TestServeArchiveHTTP(t *testing.T) {
 	if status, body = get("/games/"+id+".txt", "sesame"); status != 200 || body != "Base;BlackWins;White[2];wS1;"+reply[1]+"\n" {
 		t.Errorf("GET /games/%s.txt: %d %q", id, status, body)
 	}
+	// The game as records to download: PGN as Mzinga writes it, SGF as
+	// BoardSpace does, each read back to the same moves.
+	if status, body = get("/games/"+id+".pgn", "sesame"); status != 200 || !strings.Contains(body, "[Result \"BlackWins\"]") ||
+		!strings.Contains(body, "\n1. wS1\n2. "+reply[1]+"\n\nBlackWins\n") {
+		t.Errorf("GET /games/%s.pgn: %d %q", id, status, body)
+	}
+	if status, body = get("/games/"+id+".sgf", "sesame"); status != 200 || !strings.HasPrefix(strings.TrimSpace(body), "(;") {
+		t.Errorf("GET /games/%s.sgf: %d %q", id, status, body)
+	} else if recs, errs := records.Read("game.sgf", []byte(body)); len(errs) > 0 || len(recs) != 1 || strings.Join(recs[0].Moves, ";") != "wS1;"+reply[1] {
+		t.Errorf("GET /games/%s.sgf read back: %+v, %v", id, recs, errs)
+	}
 	if status, body = get("/ratings", "sesame"); status != 200 || !strings.Contains(body, `"ratings": []`) {
 		t.Errorf("GET /ratings (no game between engines): %d %s", status, body)
 	}
@@ -171,6 +183,8 @@ func TestServeArchiveHTTP(t *testing.T) {
 	}{
 		"/games/99":                {404, "game 99: no such game"},
 		"/games/99.txt":            {404, "game 99: no such game"},
+		"/games/99.pgn":            {404, "game 99: no such game"},
+		"/games/1.doc":             {400, `game id \"1.doc\": want a whole number`},
 		"/games/x":                 {400, `game id \"x\": want a whole number`},
 		"/games/0":                 {400, "want a whole number from 1"},
 		"/games?result=won":        {400, `result \"won\": want WhiteWins, BlackWins or Draw`},

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/hivebridge/hivebridge/translate/archive"
 	"github.com/hivebridge/hivebridge/translate/pairing"
 	"github.com/hivebridge/hivebridge/translate/pairing/pgpair"
+	"github.com/hivebridge/hivebridge/translate/records"
 )
 
 // sweepEvery is how often a daemon looks for the games of daemons that
@@ -239,7 +241,8 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 
 // archiveRoutes serves the archive: GET /games (a page of games, newest
 // first, filtered by the query), GET /games/{id} (one game with every
-// move), GET /games/{id}.txt (its GameString alone) and GET /ratings.
+// move), GET /games/{id}.txt (its GameString alone), .pgn and .sgf (the
+// game as a record to download) and GET /ratings.
 func (s *Server) archiveRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /games", s.withArchive(func(w http.ResponseWriter, r *http.Request, store archive.Store) {
 		// The raw query, not r.URL.Query(), which drops a malformed
@@ -261,8 +264,11 @@ func (s *Server) archiveRoutes(mux *http.ServeMux) {
 			httpError(w, http.StatusBadRequest, err)
 			return
 		}
-		text, asText := strings.CutSuffix(r.PathValue("id"), ".txt")
+		text, suffix, _ := strings.Cut(r.PathValue("id"), ".")
 		id, err := strconv.ParseInt(text, 10, 64)
+		if suffix != "" && suffix != "txt" && suffix != "pgn" && suffix != "sgf" {
+			err = fmt.Errorf("unknown suffix")
+		}
 		if err != nil || id < 1 {
 			httpError(w, http.StatusBadRequest, fmt.Errorf("game id %q: want a whole number from 1", r.PathValue("id")))
 			return
@@ -272,9 +278,25 @@ func (s *Server) archiveRoutes(mux *http.ServeMux) {
 			archiveError(w, err)
 			return
 		}
-		if asText {
+		switch suffix {
+		case "txt":
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			fmt.Fprintln(w, g.GameString)
+			return
+		case "pgn", "sgf":
+			rec, err := archive.RecordOf(g)
+			if err != nil {
+				httpError(w, http.StatusInternalServerError, err)
+				return
+			}
+			var buf bytes.Buffer
+			if err := records.Write(&buf, records.Format(suffix), rec); err != nil {
+				httpError(w, http.StatusInternalServerError, err)
+				return
+			}
+			w.Header().Set("Content-Type", map[string]string{"pgn": "application/x-chess-pgn", "sgf": "application/x-go-sgf"}[suffix])
+			w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="hivebridge-%d.%s"`, id, suffix))
+			w.Write(buf.Bytes())
 			return
 		}
 		writeJSON(w, g)
