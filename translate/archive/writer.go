@@ -31,9 +31,10 @@ type writers struct {
 }
 
 // gatherWindow is how long the first write of a transaction that nobody
-// waits for waits for more (measured with scripts/archive-load.sh: at
-// 10,000 sessions, about 3,000 moves a second, it makes transactions of
-// some 30 moves, where without it each held one or two).
+// waits for waits for more: under scripts/archive-load.sh's 10,000
+// sessions, about 2,500 moves a second, it made transactions of some 30
+// writes (counted), each a page or two of the WAL per game rather than a
+// commit per game.
 const gatherWindow = 10 * time.Millisecond
 
 // maxBatch bounds the writes of one transaction.
