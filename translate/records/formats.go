@@ -15,7 +15,6 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 )
 
-
 func readPGN(name string, data []byte) ([]Record, []error) {
 	games, err := pgn.Read(bytes.NewReader(data))
 	if err != nil {
