@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
 	"github.com/hivebridge/hivebridge/translate/daemon"
+	"github.com/hivebridge/hivebridge/translate/records"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
@@ -303,6 +305,46 @@ func gamesCmd(runF func(*cobra.Command, gamesConfig) error) *cobra.Command {
 	return NewCmdGames(gamesRuns{list: runF, show: runF, export: runF, ratings: runF})
 }
 
+// TestRecordCommandFlags checks what games convert and games import are
+// given, without reading a file.
+func TestRecordCommandFlags(t *testing.T) {
+	var (
+		converted convertConfig
+		imported  importConfig
+	)
+	cmd := func() *cobra.Command {
+		return NewCmdGames(gamesRuns{
+			convert: func(_ *cobra.Command, cfg convertConfig) error { converted = cfg; return nil },
+			imports: func(_ *cobra.Command, cfg importConfig) error { imported = cfg; return nil },
+		})
+	}
+	run := func(args ...string) error {
+		c := cmd()
+		c.SetArgs(args)
+		c.SetOut(io.Discard)
+		c.SetErr(io.Discard)
+		return c.Execute()
+	}
+	if err := run("convert", "a.sgf", "-"); err != nil || converted.to != records.GameString || !slices.Equal(converted.files, []string{"a.sgf", "-"}) {
+		t.Errorf("convert a.sgf -: %+v, %v", converted, err)
+	}
+	if err := run("convert", "--to", "PGN", "a.sgf"); err != nil || converted.to != records.PGN {
+		t.Errorf("convert --to PGN: %+v, %v", converted, err)
+	}
+	if err := run("import", "--db", "x.db", "dir", "b.zip"); err != nil || imported.db != "x.db" || !slices.Equal(imported.paths, []string{"dir", "b.zip"}) {
+		t.Errorf("import: %+v, %v", imported, err)
+	}
+	for want, args := range map[string][]string{
+		`--to: unknown format "chess"`: {"convert", "--to", "chess", "a.pgn"},
+		"requires at least 1 arg(s)":   {"convert"},
+		"requires at least 1 arg(s), ": {"import"},
+	} {
+		if err := run(args...); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", args, err, want)
+		}
+	}
+}
+
 func TestGamesCommandFlags(t *testing.T) {
 	firstPage := archive.Filter{Page: 1, PerPage: archive.DefaultPerPage}
 	for _, c := range []struct {
@@ -335,14 +377,14 @@ func TestGamesCommandFlags(t *testing.T) {
 		}
 	}
 	refused(t, gamesCmd, map[string][]string{
-		`result "Win": want WhiteWins, BlackWins or Draw`: {"list", "--result", "Win"},
-		`since "yesterday": want a date`:                  {"list", "--since", "yesterday"},
-		`game id "0": want a whole number from 1`:         {"show", "0"},
-		`game id "abc": want a whole number from 1`:       {"show", "abc"},
-		"accepts 1 arg(s), received 0":                    {"show"},
-		`--format "csv": want gamestring or json`:         {"export", "--format", "csv"},
-		"unknown flag: --page":                            {"export", "--page", "2"},
-		`unknown command "extra" for "games ratings"`:     {"ratings", "extra"},
+		`result "Win": want WhiteWins, BlackWins or Draw`:          {"list", "--result", "Win"},
+		`since "yesterday": want a date`:                           {"list", "--since", "yesterday"},
+		`game id "0": want a whole number from 1`:                  {"show", "0"},
+		`game id "abc": want a whole number from 1`:                {"show", "abc"},
+		"accepts 1 arg(s), received 0":                             {"show"},
+		`--format "csv": want gamestring, json, pgn, sgf or jsonl`: {"export", "--format", "csv"},
+		"unknown flag: --page":                                     {"export", "--page", "2"},
+		`unknown command "extra" for "games ratings"`:              {"ratings", "extra"},
 	})
 }
 

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"archive/zip"
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hivebridge/hivebridge/translate/archive"
 	"github.com/hivebridge/hivebridge/translate/records"
 )
 
@@ -100,4 +106,143 @@ func readRecordFile(cmd *cobra.Command, name string) ([]byte, error) {
 		err = fmt.Errorf("%s: larger than %d bytes", name, maxRecordFile)
 	}
 	return data, err
+}
+
+// importConfig is what games import runs: the archive, and the files and
+// directories whose records it keeps.
+type importConfig struct {
+	db    string
+	paths []string
+}
+
+// importCmd returns games import: record files kept in the archive.
+func (f *gamesFlags) importCmd(runF func(cmd *cobra.Command, cfg importConfig) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "import FILE|DIR... [--db DB]",
+		Short: "Keep the games of record files (PGN, SGF, GameStrings, JSON lines, zip files of them) in the archive",
+		Long: `Reads every game of each FILE, of every file under each DIR, and of every
+file inside a zip file (as BoardSpace serves its yearly archives), replays
+each through the rules as games convert does, and keeps the valid ones in
+the archive (--db) as finished games. A game imported before (the same
+type, players, date and moves) is kept once. Progress goes to standard
+error, each refused game with why; the counts of games imported, already
+present and refused to standard output. The exit status is 1 when a game
+was refused.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runF(cmd, importConfig{db: f.db, paths: args})
+		},
+	}
+	return cmd
+}
+
+// importBatch is how many games go in one transaction.
+const importBatch = 500
+
+// runImport keeps the games of cfg.paths.
+func runImport(cmd *cobra.Command, cfg importConfig) error {
+	store, err := archive.Open(cmd.Context(), cfg.db, archive.Role("import"))
+	if err != nil {
+		return err
+	}
+	if store == nil {
+		return errors.New("--db none: there is no archive to import into")
+	}
+	defer store.Close()
+	var (
+		batch                     []archive.Imported
+		imported, present, failed int
+		now                       = time.Now()
+		lastReport                = now
+	)
+	flush := func() error {
+		added, err := store.Import(cmd.Context(), batch)
+		if err != nil {
+			return err
+		}
+		imported, present = imported+added, present+len(batch)-added
+		batch = batch[:0]
+		if time.Since(lastReport) > time.Second {
+			lastReport = time.Now()
+			fmt.Fprintf(cmd.ErrOrStderr(), "%d games: %d imported, %d already present, %d refused\n", imported+present+failed, imported, present, failed)
+		}
+		return nil
+	}
+	err = eachRecordFile(cfg.paths, func(name string, data []byte) error {
+		recs, errs := records.Read(name, data)
+		for _, e := range errs {
+			fmt.Fprintln(cmd.ErrOrStderr(), e)
+		}
+		failed += len(errs)
+		for _, r := range recs {
+			started, ok := r.Played()
+			if !ok {
+				started = now
+			}
+			batch = append(batch, archive.Imported{Source: "import", Record: r, Started: started})
+			if len(batch) == importBatch {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%d imported, %d already present, %d refused\n", imported, present, failed)
+	if failed > 0 {
+		return fmt.Errorf("%w: %d refused", errInvalidGames, failed)
+	}
+	return nil
+}
+
+// eachRecordFile calls each with the name and content of every file of
+// paths: a directory's files (recursively), a zip file's entries.
+func eachRecordFile(paths []string, each func(name string, data []byte) error) error {
+	for _, root := range paths {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if !strings.EqualFold(filepath.Ext(path), ".zip") {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				return each(path, data)
+			}
+			z, err := zip.OpenReader(path)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			defer z.Close()
+			for _, f := range z.File {
+				if f.FileInfo().IsDir() {
+					continue
+				}
+				r, err := f.Open()
+				if err != nil {
+					return fmt.Errorf("%s: %s: %w", path, f.Name, err)
+				}
+				data, err := io.ReadAll(io.LimitReader(r, maxRecordFile+1))
+				r.Close()
+				if err != nil {
+					return fmt.Errorf("%s: %s: %w", path, f.Name, err)
+				}
+				if err := each(path+":"+f.Name, data); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -40,6 +40,7 @@ type gamesConfig struct {
 type gamesRuns struct {
 	list, show, export, ratings func(cmd *cobra.Command, cfg gamesConfig) error
 	convert                     func(cmd *cobra.Command, cfg convertConfig) error
+	imports                     func(cmd *cobra.Command, cfg importConfig) error
 }
 
 // NewCmdGames returns the games command: the archive read from the
@@ -57,9 +58,12 @@ func NewCmdGames(runs gamesRuns) *cobra.Command {
 	if runs.convert == nil {
 		runs.convert = runConvert
 	}
+	if runs.imports == nil {
+		runs.imports = runImport
+	}
 	f := &gamesFlags{}
 	cmd := &cobra.Command{
-		Use:   "games list|show|export|ratings|convert [--db DB]",
+		Use:   "games list|show|export|ratings|convert|import [--db DB]",
 		Short: "Read the archive of games that serve and match keep",
 		Long: `Reads the game archive (--db, as serve and match take it):
 
@@ -72,10 +76,11 @@ func NewCmdGames(runs gamesRuns) *cobra.Command {
   games ratings  the Elo of every named engine from all its games, from one
                  maximum-likelihood fit, with its 95% interval
   games convert  game records (PGN, SGF, GameStrings, JSON lines) from one
-                 format to another, every move checked; no archive`,
+                 format to another, every move checked; no archive
+  games import   game records kept in the archive, each game once`,
 	}
 	cmd.PersistentFlags().StringVar(&f.db, "db", "", dbFlagHelp)
-	cmd.AddCommand(f.listCmd(runs.list), f.showCmd(runs.show), f.exportCmd(runs.export), f.ratingsCmd(runs.ratings), f.convertCmd(runs.convert))
+	cmd.AddCommand(f.listCmd(runs.list), f.showCmd(runs.show), f.exportCmd(runs.export), f.ratingsCmd(runs.ratings), f.convertCmd(runs.convert), f.importCmd(runs.imports))
 	return cmd
 }
 

@@ -160,6 +160,10 @@ type Store interface {
 	// longer in progress (finished or interrupted), with their moves, and
 	// returns how many it deleted: an archive's retention.
 	Prune(ctx context.Context, before time.Time) (int, error)
+	// Import keeps games from record files as finished, in one
+	// transaction, and returns how many it added: a game imported before
+	// (the same type, players, date and moves) is kept once.
+	Import(ctx context.Context, games []Imported) (added int, err error)
 	// Heartbeat marks this process alive again if the database forgot it
 	// (a PostgreSQL server restarted): a writer calls it now and then.
 	Heartbeat(ctx context.Context) error

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hivebridge/hivebridge/internal/syncbuf"
 	"github.com/rs/zerolog"
+
+	"github.com/hivebridge/hivebridge/internal/syncbuf"
 )
 
 // TestKeeperSQLiteFull fills the SQLite file's room while 20 games are

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-
-	"github.com/hivebridge/hivebridge/core"
 )
 
 // A game's row holds its GameString and the plies it holds (plies): both
@@ -29,10 +27,6 @@ func gameStringAfter(gs string, moves []string) (string, bool) {
 		return "", false
 	}
 	plies := len(fields) - 3 + len(moves)
-	turn := core.Turn{Color: core.White, Number: plies/2 + 1}
-	if plies%2 == 1 {
-		turn.Color = core.Black
-	}
 	var b strings.Builder
 	b.Grow(len(gs) + 16 + 8*len(moves))
 	b.WriteString(fields[0])
@@ -41,7 +35,7 @@ func gameStringAfter(gs string, moves []string) (string, bool) {
 	} else {
 		b.WriteString(";InProgress;")
 	}
-	b.WriteString(turn.String())
+	b.WriteString(turnAfter(plies))
 	for _, m := range fields[3:] {
 		b.WriteByte(';')
 		b.WriteString(m)
@@ -73,16 +67,12 @@ func isGameStringAfter(gs, row string, moves []Move) bool {
 	if plies == 0 {
 		want = "NotStarted"
 	}
-	turn := core.Turn{Color: core.White, Number: plies/2 + 1}
-	if plies%2 == 1 {
-		turn.Color = core.Black
-	}
 	gs = gs[len(typ)+1:]
 	gs, ok = strings.CutPrefix(gs, want+";")
 	if !ok {
 		return false
 	}
-	gs, ok = strings.CutPrefix(gs, turn.String())
+	gs, ok = strings.CutPrefix(gs, turnAfter(plies))
 	if !ok {
 		return false
 	}

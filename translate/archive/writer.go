@@ -329,7 +329,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 	}
 	for len(named) > 0 {
 		n := min(len(named), addRows)
-		with, args := s.d.with("v", namesColumns, named[:n])
+		with, args := s.d.with("v", namesColumns(), named[:n])
 		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black) FROM v WHERE games.id = v.id`, args...)
 		if err != nil {
@@ -342,7 +342,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 	}
 	for len(moves) > 0 {
 		n := min(len(moves), addRows)
-		with, args := s.d.with("v", movesColumns, moves[:n])
+		with, args := s.d.with("v", movesColumns(), moves[:n])
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
 			SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
 			return err
@@ -373,7 +373,7 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 			rows[i] = []any{s.owner, st.Key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, int64(len(st.Moves))}
 			byKey[st.Key] = op
 		}
-		with, args := s.d.with("v", startColumns, rows)
+		with, args := s.d.with("v", startColumns(), rows)
 		res, err := tx.QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
 			SELECT owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies FROM v WHERE true
 			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key`, args...)
@@ -413,14 +413,21 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 // column is a column of the rows a statement takes (dialect.with).
 type column struct{ name, pgType string }
 
-// movesColumns are the columns of a move's row, namesColumns those that
-// name a game's players, startColumns those of a game's row at its start.
-var (
-	movesColumns = []column{{"game", "bigint"}, {"ply", "integer"}, {"text", "text"}, {"by_player", "text"}, {"at_ms", "bigint"}}
-	namesColumns = []column{{"id", "bigint"}, {"white", "text"}, {"black", "text"}}
-	startColumns = []column{{"owner", "bigint"}, {"game_key", "text"}, {"source", "text"}, {"game_type", "text"}, {"white", "text"},
+// movesColumns are the columns of a move's row.
+func movesColumns() []column {
+	return []column{{"game", "bigint"}, {"ply", "integer"}, {"text", "text"}, {"by_player", "text"}, {"at_ms", "bigint"}}
+}
+
+// namesColumns are those that name a game's players.
+func namesColumns() []column {
+	return []column{{"id", "bigint"}, {"white", "text"}, {"black", "text"}}
+}
+
+// startColumns are those of a game's row at its start.
+func startColumns() []column {
+	return []column{{"owner", "bigint"}, {"game_key", "text"}, {"source", "text"}, {"game_type", "text"}, {"white", "text"},
 		{"black", "text"}, {"status", "text"}, {"started_ms", "bigint"}, {"game_string", "text"}, {"plies", "integer"}}
-)
+}
 
 // with returns a WITH clause that names rows (each an int64 or a string a
 // column) as the table name, and its parameters: in SQLite a VALUES list,

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
@@ -103,12 +104,32 @@ func (r Record) Replay() (*core.Game, error) {
 	return g, nil
 }
 
+// Played reads the record's date as its producers write it: PGN's
+// 2006.01.02 (Mzinga), hivegame.com's 02-Jan-2006_15:04:05, BoardSpace's
+// Java Date.toString (Sat Apr 02 15:15:58 EDT 2016), or RFC 3339.
+func (r Record) Played() (time.Time, bool) {
+	for _, layout := range []string{"2006.01.02", "02-Jan-2006_15:04:05", "Mon Jan 02 15:04:05 MST 2006", time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, strings.TrimSpace(r.Date)); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
 // UHP returns the record as a UHP GameString, or ErrQueenFirst.
 func (r Record) UHP() (uhp.GameString, error) {
 	if r.QueenFirst {
 		return uhp.GameString{}, ErrQueenFirst
 	}
 	return r.gameString()
+}
+
+// UHPString returns the record's GameString whatever rule it was played
+// under: the text to keep or show it by (UHP refuses it where it would go
+// to an engine).
+func (r Record) UHPString() (string, error) {
+	gs, err := r.gameString()
+	return gs.String(), err
 }
 
 // gameString returns the record's GameString, whatever its rules.
