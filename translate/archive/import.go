@@ -53,7 +53,7 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 	}
 	defer tx.Rollback()
 	for len(games) > 0 {
-		n := min(len(games), addRows)
+		n := min(len(games), s.d.rows(importColumns()))
 		rows := make([][]any, n)
 		byKey := map[string]Imported{}
 		for i, g := range games[:n] {
@@ -101,7 +101,7 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 			return added, err
 		}
 		for len(moves) > 0 {
-			k := min(len(moves), addRows)
+			k := min(len(moves), s.d.rows(movesColumns()))
 			with, args := s.d.with("v", movesColumns(), moves[:k])
 			if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms) SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
 				return added, err

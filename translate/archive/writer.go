@@ -294,13 +294,21 @@ func (op *writeOp) groupKey() string {
 	return ""
 }
 
-// addRows bounds the rows of one statement of addAll, well under SQLite's
-// 32,766 parameters.
-const addRows = 1000
+// rows returns how many rows of columns one statement takes. PostgreSQL
+// takes a column's rows as one array, so up to a thousand; the SQLite
+// driver binds each parameter by looking for it among all of them (in
+// time quadratic in their number: at 5,000 parameters it was most of an
+// import's time), so some 200 parameters a statement.
+func (d dialect) rows(columns []column) int {
+	if d.dollar {
+		return 1000
+	}
+	return max(1, 200/len(columns))
+}
 
 // addAll runs additions of moves to games, one a game, in one statement
 // for all their moves and one for the players named (each of at most
-// addRows rows): SQLite parses a statement
+// dialect.rows rows): SQLite parses a statement
 // again at each execution, and PostgreSQL answers each in a round trip of
 // its own, so that a statement a move costs a busy archive more than the
 // work it does. A game that is not archived fails the statement (its
@@ -328,7 +336,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 	}
 	for len(named) > 0 {
-		n := min(len(named), addRows)
+		n := min(len(named), s.d.rows(namesColumns()))
 		with, args := s.d.with("v", namesColumns(), named[:n])
 		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black) FROM v WHERE games.id = v.id`, args...)
@@ -341,7 +349,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		named = named[n:]
 	}
 	for len(moves) > 0 {
-		n := min(len(moves), addRows)
+		n := min(len(moves), s.d.rows(movesColumns()))
 		with, args := s.d.with("v", movesColumns(), moves[:n])
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
 			SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
@@ -353,7 +361,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 }
 
 // startAll inserts the rows of the starts of group in one statement (of
-// at most addRows rows), and sets the id of each whose key the archive did
+// at most dialect.rows rows), and sets the id of each whose key the archive did
 // not hold yet, whose moves addAll then adds; a start whose key it holds
 // (a start tried again, whose first try was committed unheard of) runs
 // alone, as its write does, and is returned in alone.
@@ -366,7 +374,7 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 		}
 	}
 	for len(starts) > 0 {
-		n := min(len(starts), addRows)
+		n := min(len(starts), s.d.rows(startColumns()))
 		rows, byKey := make([][]any, n), map[string]*writeOp{}
 		for i, op := range starts[:n] {
 			st := op.start
