@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
+	"github.com/hivebridge/hivebridge/translate/records"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
@@ -42,6 +44,7 @@ type matchFlags struct {
 	sprt                       string
 	disagreement               string
 	out                        string
+	pgn                        string
 	db                         string
 }
 
@@ -166,6 +169,7 @@ position, and the wall time.`,
 	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
 	fl.StringVar(&f.disagreement, "disagreement", "draw", "how to score a game ended by a rules disagreement: void, draw or referee")
+	fl.StringVar(&f.pgn, "pgn", "", "append every game to this Hive PGN file as it ends: the engines, their time controls, the result, how it ended (Termination) and each engine move's score@depth as a comment")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
 	registerDB(cmd, &f.db)
 	cmd.MarkFlagRequired("white")
@@ -264,6 +268,16 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 		defer file.Close()
 		games = bufio.NewWriter(file)
 	}
+	var pgnFile *os.File
+	if f.pgn != "" {
+		file, err := os.OpenFile(f.pgn, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		pgnFile = file
+	}
+	var pgnErr error
 	bar := newProgressView(cmd.ErrOrStderr())
 	cfg.OnMove = bar.thought
 	res, runErr := referee.Run(ctx, cfg, func(p referee.Progress) {
@@ -274,7 +288,13 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 			fmt.Fprintln(games, gameLine(p.Game))
 			games.Flush()
 		}
+		if pgnFile != nil && pgnErr == nil {
+			pgnErr = appendPGN(pgnFile, cfg, p.Game)
+		}
 	})
+	if pgnErr != nil {
+		return fmt.Errorf("--pgn %s: %w", f.pgn, pgnErr)
+	}
 	bar.done()
 	if runErr != nil && len(res.Games) == 0 {
 		return runErr
@@ -294,6 +314,46 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 		}
 	}
 	return nil
+}
+
+// appendPGN appends a finished game to the --pgn file, a blank line
+// before it when the file holds games already.
+func appendPGN(file *os.File, cfg referee.Config, g referee.GameRecord) error {
+	gs, err := uhp.ParseGameString(g.GameString)
+	if err != nil {
+		return err
+	}
+	r, err := records.New(gs.Type, gs.Moves)
+	if err != nil {
+		return err
+	}
+	white, black, whiteTC, blackTC := cfg.White, cfg.Black, cfg.TCOf(true), cfg.TCOf(false)
+	if !g.AWhite {
+		white, black, whiteTC, blackTC = black, white, blackTC, whiteTC
+	}
+	r.White, r.Black, r.Event, r.Site = white, black, "hivebridge match", "hivebridge"
+	r.Round, r.Date = strconv.Itoa(g.Index+1), time.Now().UTC().Format("2006.01.02")
+	if !g.Void() {
+		r.Result = g.Result.String()
+	}
+	r.Tags = []records.Tag{{Name: "WhiteTimeControl", Value: whiteTC.String()}, {Name: "BlackTimeControl", Value: blackTC.String()},
+		{Name: "Termination", Value: resultName(g) + ": " + g.Reason}}
+	r.Comments = make([]string, len(r.Moves))
+	opening := len(r.Moves) - len(g.Evals)
+	for i, e := range g.Evals {
+		if i+opening >= 0 {
+			r.Comments[i+opening] = formatEval(e)
+		}
+	}
+	var buf bytes.Buffer
+	if info, err := file.Stat(); err == nil && info.Size() > 0 {
+		buf.WriteString("\n")
+	}
+	if err := records.Write(&buf, records.PGN, r); err != nil {
+		return err
+	}
+	_, err = file.Write(buf.Bytes())
+	return err
 }
 
 // gameLine is one game of the --out file.

@@ -56,6 +56,12 @@ func fromPGN(g pgn.Game) (Record, error) {
 	texts := make([]string, len(g.Moves))
 	for i, m := range g.Moves {
 		texts[i] = m.Text
+		if m.Comment != "" {
+			if r.Comments == nil {
+				r.Comments = make([]string, len(g.Moves))
+			}
+			r.Comments[i] = m.Comment
+		}
 	}
 	r.Moves, r.QueenFirst, err = checked(t, texts)
 	return r, err
@@ -298,8 +304,12 @@ func toPGN(r Record) pgn.Game {
 			g.Result = pgn.ResultNotStarted
 		}
 	}
-	for _, m := range r.Moves {
-		g.Moves = append(g.Moves, pgn.Move{Text: m})
+	for i, m := range r.Moves {
+		mv := pgn.Move{Text: m}
+		if i < len(r.Comments) {
+			mv.Comment = r.Comments[i]
+		}
+		g.Moves = append(g.Moves, mv)
 	}
 	return g
 }

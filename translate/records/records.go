@@ -71,6 +71,9 @@ type Record struct {
 	QueenFirst bool
 	// Tags are a PGN record's other tags, kept as they were.
 	Tags []Tag
+	// Comments, when not nil, are a comment for each move ("" for none),
+	// written in PGN after the ply (an engine's score, say).
+	Comments []string
 }
 
 // Tag is a PGN tag a record keeps.
