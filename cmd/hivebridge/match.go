@@ -78,7 +78,7 @@ Colours alternate: A is White in games 0, 2, 4... and B in games 1, 3, 5...;
 games 2k and 2k+1 start from the same opening, so each opening is played from
 both sides. Openings come from --openings FILE (one GameString a line; blank
 lines, # comments and anything after a tab are skipped, so a --out file serves
-as openings) or from --random-plies K random legal plies drawn from --seed (the
+as openings; or the games of a PGN, SGF or JSON lines file) or from --random-plies K random legal plies drawn from --seed (the
 same seed gives the same openings on every machine and at any concurrency);
 with neither, every game starts from the empty board.
 
@@ -162,7 +162,7 @@ position, and the wall time.`,
 	fl.StringVar(&f.tc, "tc", "movetime=1", "the time control of both engines: depth=N, movetime=S or time=S+inc")
 	fl.StringVar(&f.whiteTC, "white-tc", "", "engine A's time control, replacing --tc")
 	fl.StringVar(&f.blackTC, "black-tc", "", "engine B's time control, replacing --tc")
-	fl.StringVar(&f.openings, "openings", "", "a file of opening GameStrings, one a line")
+	fl.StringVar(&f.openings, "openings", "", "a file of openings: GameStrings one a line, or the games of a PGN, SGF or JSON lines file")
 	fl.IntVar(&f.randomPlies, "random-plies", 0, "start each pair of games after this many random legal plies")
 	fl.Uint64Var(&f.seed, "seed", 1, "the seed of the random openings")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
@@ -219,12 +219,8 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 		if cmd.Flags().Changed("gametype") {
 			return cfg, errors.New("--gametype applies to random openings: each GameString of --openings names its own")
 		}
-		file, err := os.Open(f.openings)
-		if err != nil {
-			return cfg, err
-		}
-		defer file.Close()
-		if cfg.Openings, err = referee.ReadOpenings(file); err != nil {
+		var err error
+		if cfg.Openings, err = readOpenings(f.openings); err != nil {
 			return cfg, fmt.Errorf("--openings %s: %w", f.openings, err)
 		}
 	}
@@ -314,6 +310,36 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 		}
 	}
 	return nil
+}
+
+// readOpenings reads the openings of a file: GameStrings a line (with #
+// comments and anything after a tab skipped, so that an --out file
+// serves), or the games of a PGN, SGF or JSON lines file, each a position
+// to start from.
+func readOpenings(name string) ([]uhp.GameString, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := records.Detect(data); err != nil || f == records.GameString {
+		return referee.ReadOpenings(bytes.NewReader(data))
+	}
+	recs, errs := records.Read(name, data)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	var out []uhp.GameString
+	for i, r := range recs {
+		gs, err := r.UHP()
+		if err == nil && (gs.State != uhp.InProgress && gs.State != uhp.NotStarted) {
+			err = errors.New("the game is already over")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		out = append(out, gs)
+	}
+	return out, nil
 }
 
 // appendPGN appends a finished game to the --pgn file, a blank line
