@@ -63,8 +63,7 @@ func fromPGN(g pgn.Game) (Record, error) {
 			r.Comments[i] = m.Comment
 		}
 	}
-	r.Moves, r.QueenFirst, err = checked(t, texts)
-	return r, err
+	return r, r.check(texts)
 }
 
 // isRoster reports whether a PGN tag is one a Record holds in a field of
@@ -119,7 +118,7 @@ func readSGF(name string, data []byte) ([]Record, []error) {
 		case sgf.WonOnTime:
 			r.How = "time"
 		}
-		r.Moves, r.QueenFirst, err = fromMoves(g.GameType, g.Moves)
+		r.Moves, r.QueenFirst, r.end, err = fromMoves(g.GameType, g.Moves)
 		if err != nil {
 			errs = append(errs, &GameError{File: name, Game: g.Index + 1, Err: err})
 			continue
@@ -173,8 +172,7 @@ func fromGameString(s string) (Record, error) {
 	case uhp.WhiteWins, uhp.BlackWins, uhp.Draw:
 		r.Result = gs.State.String()
 	}
-	r.Moves, r.QueenFirst, err = checked(gs.Type, gs.Moves)
-	return r, err
+	return r, r.check(gs.Moves)
 }
 
 // jsonRecord is a game as a JSON line: the fields of the archive's JSON
@@ -240,7 +238,7 @@ func readJSONL(name string, data []byte) ([]Record, []error) {
 			}
 			texts = gs.Moves
 		}
-		if r.Moves, r.QueenFirst, err = checked(t, texts); err != nil {
+		if err := r.check(texts); err != nil {
 			fail(err)
 			return
 		}

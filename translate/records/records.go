@@ -74,6 +74,23 @@ type Record struct {
 	// Comments, when not nil, are a comment for each move ("" for none),
 	// written in PGN after the ply (an engine's score, say).
 	Comments []string
+
+	// end is where the moves lead, as the replay that checked them found
+	// it, so that writing a record read does not replay it again: valid
+	// while the record holds as many moves.
+	end *position
+}
+
+// position is a game's state and turn after some plies.
+type position struct {
+	plies int
+	state uhp.GameState
+	turn  uhp.Turn
+}
+
+// ended returns the position after g's moves.
+func ended(g *core.Game) *position {
+	return &position{plies: g.Ply(), state: uhp.StateOf(g), turn: uhp.TurnOf(g)}
 }
 
 // Tag is a PGN tag a record keeps.
@@ -137,6 +154,9 @@ func (r Record) UHPString() (string, error) {
 
 // gameString returns the record's GameString, whatever its rules.
 func (r Record) gameString() (uhp.GameString, error) {
+	if r.end != nil && r.end.plies == len(r.Moves) {
+		return uhp.GameString{Type: r.GameType, State: r.end.state, Turn: r.end.turn, Moves: r.Moves}, nil
+	}
 	g, err := r.Replay()
 	if err != nil {
 		return uhp.GameString{}, err
@@ -226,15 +246,22 @@ func ReadAs(f Format, name string, data []byte) ([]Record, []error) {
 // any spelling UHP reads), each checked; the caller fills in the rest.
 func New(t core.GameType, moves []string) (Record, error) {
 	r := Record{GameType: t}
-	var err error
-	r.Moves, r.QueenFirst, err = checked(t, moves)
+	err := r.check(moves)
 	return r, err
+}
+
+// check sets the record's moves to texts checked (checked), and where they
+// lead.
+func (r *Record) check(texts []string) error {
+	var err error
+	r.Moves, r.QueenFirst, r.end, err = checked(r.GameType, texts)
+	return err
 }
 
 // checked replays texts (MoveStrings in any spelling UHP reads) and
 // returns them as UHP writes them, and whether a Queen came on a player's
 // first turn.
-func checked(t core.GameType, texts []string) (moves []string, queenFirst bool, err error) {
+func checked(t core.GameType, texts []string) (moves []string, queenFirst bool, end *position, err error) {
 	g := core.NewGame(t, options()...)
 	var scratch core.MoveList
 	for i, text := range texts {
@@ -245,26 +272,26 @@ func checked(t core.GameType, texts []string) (moves []string, queenFirst bool, 
 			err = play(g, m, &scratch)
 		}
 		if err != nil {
-			return nil, false, &PlyError{Ply: i + 1, Move: text, Err: err}
+			return nil, false, nil, &PlyError{Ply: i + 1, Move: text, Err: err}
 		}
 	}
-	return moves, queenFirst, nil
+	return moves, queenFirst, ended(g), nil
 }
 
 // fromMoves checks moves replayed already (an SGF record's) and writes them
 // as UHP does.
-func fromMoves(t core.GameType, ms []core.Move) (moves []string, queenFirst bool, err error) {
+func fromMoves(t core.GameType, ms []core.Move) (moves []string, queenFirst bool, end *position, err error) {
 	g := core.NewGame(t, options()...)
 	var scratch core.MoveList
 	for i, m := range ms {
 		text := uhp.FormatMove(m, g)
 		queenFirst = queenFirst || isQueenFirst(g, m)
 		if err := play(g, m, &scratch); err != nil {
-			return nil, false, &PlyError{Ply: i + 1, Move: text, Err: err}
+			return nil, false, nil, &PlyError{Ply: i + 1, Move: text, Err: err}
 		}
 		moves = append(moves, text)
 	}
-	return moves, queenFirst, nil
+	return moves, queenFirst, ended(g), nil
 }
 
 // play plays m if it is legal, or says which rule it breaks: the check
