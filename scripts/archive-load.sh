@@ -62,6 +62,16 @@ start_pg() {
     -o "-p $pgport -k $work/pg -c listen_addresses='' -c max_connections=100" start >/dev/null
 }
 
+pg_cpu() { # the CPU ticks of this script's PostgreSQL server's processes, those still running
+  local pids
+  pids=$(pgrep -f -- "-D $work/pg/data" 2>/dev/null; [ -f "$work/pg/data/postmaster.pid" ] && pgrep -P "$(head -1 "$work/pg/data/postmaster.pid")" 2>/dev/null)
+  local total=0 p
+  for p in $pids; do
+    [ -r "/proc/$p/stat" ] && total=$((total + $(awk '{ print $14 + $15 }' "/proc/$p/stat")))
+  done
+  echo "$total"
+}
+
 metric() { # metric NAME: the sum of a metric's samples in the daemon's /metrics
   awk -v m="$1" '$1 == m || index($1, m"{") == 1 { s += $2 } END { printf "%g", s + 0 }' "$work/metrics"
 }
@@ -84,16 +94,19 @@ run() { # run ROUND ARCHIVE
   if ! kill -0 "$daemon" 2>/dev/null; then
     echo "archive-load: the daemon did not start:" >&2; cat "$work/daemon.log" >&2; exit 1
   fi
-  local cpu0 out
+  local cpu0 pg0 out
   cpu0=$(awk '{ print $14 + $15 }' "/proc/$daemon/stat")
+  pg0=$(pg_cpu)
   out=$("$work/hivebridge" bench load --url "ws://127.0.0.1:$port/uhp" --sessions "$sessions" \
     --duration "$duration" --ramp "$ramp" --think "$think" --depth "$depth")
   curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics"
   local cpu
   cpu=$(awk -v c0="$cpu0" -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15 - c0) / hz }' "/proc/$daemon/stat")
+  local pgcpu
+  pgcpu=$(awk -v a="$pg0" -v b="$(pg_cpu)" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / hz }')
   kill "$daemon"; wait "$daemon" || true; daemon=""
-  printf 'round=%s db=%s load=%s daemon_cpu_s=%s gc_cycles=%s alloc_gb=%s waited=%s wait_s=%s not_archived=%s refused=%s\n  %s\n' \
-    "$1" "$2" "$(cut -d' ' -f1 /proc/loadavg)" "$cpu" "$(metric go_gc_duration_seconds_count)" \
+  printf 'round=%s db=%s load=%s postgres_cpu_s=%s daemon_cpu_s=%s gc_cycles=%s alloc_gb=%s waited=%s wait_s=%s not_archived=%s refused=%s\n  %s\n' \
+    "$1" "$2" "$(cut -d' ' -f1 /proc/loadavg)" "$pgcpu" "$cpu" "$(metric go_gc_duration_seconds_count)" \
     "$(awk -v b="$(metric go_memstats_alloc_bytes_total)" 'BEGIN { printf "%.1f", b / 1e9 }')" \
     "$(metric hivebridge_archive_wait_seconds_count)" "$(metric hivebridge_archive_wait_seconds_sum)" \
     "$(metric hivebridge_archive_not_archived_total)" "$(metric hivebridge_archive_refused_writes_total)" \
