@@ -48,7 +48,7 @@ func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 	db.SetMaxIdleConns(32)
 	s := &sqlStore{name: name, d: postgresDialect, read: db, write: db}
 	s.deadOwners = func(ctx context.Context, owners []int64) ([]int64, error) { return s.unlockedOwners(ctx, owners) }
-	s.startWriters(1)
+	s.startWriter()
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fail(err)

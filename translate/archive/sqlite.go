@@ -54,7 +54,7 @@ func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
 	read.SetMaxOpenConns(4)
 	s := &sqlStore{name: path, d: sqliteDialect, read: read, write: write}
 	s.deadOwners = func(_ context.Context, owners []int64) ([]int64, error) { return deadLockFiles(path, owners) }
-	s.startWriters(1)
+	s.startWriter()
 	if err := migrate(ctx, write, sqliteDialect); err != nil {
 		s.Close()
 		if lite, ok := errors.AsType[*sqlite.Error](err); ok && lite.Code()&0xff == sqlite3.SQLITE_CANTOPEN {

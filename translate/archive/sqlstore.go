@@ -49,7 +49,7 @@ type sqlStore struct {
 	release    func() // lets go of what marks this process alive
 	heartbeat  func(ctx context.Context) error
 
-	writers
+	writer
 	closeOnce sync.Once
 }
 
@@ -75,7 +75,7 @@ func (s *sqlStore) register(ctx context.Context, kind string) (int64, error) {
 // database is never handed text it refuses.
 func (s *sqlStore) Start(ctx context.Context, st Start) (int64, error) {
 	op := s.startOp(st)
-	if err := s.inTx(ctx, st.Key, op); err != nil {
+	if err := s.inTx(ctx, op); err != nil {
 		return 0, err // the writer may still be running it
 	}
 	return op.id, nil
@@ -121,13 +121,13 @@ func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves 
 }
 
 func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
-	// A game's updates share a writer (by its id); its start, with another
-	// writer (by its key), has been committed before the first of them.
+	// The game's start has been committed before the first of its
+	// updates, and the writer runs its updates in the order they came.
 	op := &writeOp{run: s.update(id, c), game: id}
 	if c.Append {
 		op.run, op.added = s.add(id, c), additionOf(c)
 	}
-	return s.inTx(ctx, strconv.FormatInt(id, 10), op)
+	return s.inTx(ctx, op)
 }
 
 // update returns the write of Update.
@@ -424,7 +424,7 @@ func (s *sqlStore) Heartbeat(ctx context.Context) error {
 func (s *sqlStore) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
-		s.stopWriters()
+		s.stopWriter()
 		if s.release != nil {
 			s.release()
 		}

@@ -5,15 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// writers are the goroutines a store's writes go through. Each commits the
+// writer is the goroutine a store's writes go through. It commits the
 // writes waiting for it in one transaction (group commit): the commits of
 // ten thousand sessions cost the database a few, not ten thousand. A
 // write nobody waits for (the keeper's, in the background of a session)
@@ -21,11 +19,11 @@ import (
 // session that comes to wait for one (Recorder.Settle, through hurry) has
 // it committed at once. So a busy daemon commits moves by the hundred,
 // and a session that plays fast waits no longer than for its own commit.
-type writers struct {
-	queues  []chan *writeOp // one a writer
-	hurries []chan struct{} // one a writer: a session has started waiting
-	waiting atomic.Int64    // sessions waiting for a write now
-	gather  time.Duration   // how long a patient write waits for company
+type writer struct {
+	queue   chan *writeOp
+	hurried chan struct{} // a session has started waiting
+	waiting atomic.Int64  // sessions waiting for a write now
+	gather  time.Duration // how long a patient write waits for company
 	stop    chan struct{}
 	done    chan struct{}
 }
@@ -79,59 +77,51 @@ func patiently(ctx context.Context) context.Context {
 	return context.WithValue(ctx, patientKey{}, true)
 }
 
-// startWriters starts the n goroutines that commit the writes. Both
-// databases take one: SQLite has one writer at a time, and PostgreSQL,
-// whose commits could wait on its disk side by side, spent 40% less CPU
-// with one writer than with four once writes were gathered (fewer and
-// larger transactions; scripts/archive-load.sh at 10,000 sessions, PostgreSQL's
+// startWriter starts the goroutine that commits the writes: one for both
+// databases. SQLite has one writer at a time; PostgreSQL, whose commits
+// could wait on its disk side by side, spent 40% less CPU with one writer
+// than with four once writes were gathered (fewer and larger
+// transactions; scripts/archive-load.sh at 10,000 sessions, PostgreSQL's
 // own CPU 5.2 to 5.9 s a run against 9.1 to 9.5 s, and the daemon's p99
-// 43 to 44 ms against 54 to 58 ms, back to back). With several, the
-// writes of one game all go to one writer, in order: a write given up by
-// its caller but still under way is committed before the write that
-// tries it again.
-func (s *sqlStore) startWriters(n int) {
+// 43 to 44 ms against 54 to 58 ms, back to back). One writer also keeps
+// the writes of a game in order: a write given up by its caller but still
+// under way is committed before the write that tries it again.
+func (s *sqlStore) startWriter() {
 	s.gather = gatherWindow
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
-	for range n {
-		s.queues = append(s.queues, make(chan *writeOp))
-		s.hurries = append(s.hurries, make(chan struct{}, 1))
-	}
-	var running sync.WaitGroup
-	for i := range n {
-		running.Go(func() { s.writer(i) })
-	}
+	s.queue, s.hurried = make(chan *writeOp), make(chan struct{}, 1)
 	go func() {
-		running.Wait()
-		close(s.done)
+		defer close(s.done)
+		s.write1()
 	}()
 }
 
-// stopWriters commits the writes in hand and stops the writers.
-func (s *sqlStore) stopWriters() {
+// stopWriter stops the writer, the writes in hand committed first.
+func (s *sqlStore) stopWriter() {
 	if s.stop != nil {
 		close(s.stop)
 		<-s.done
 	}
 }
 
-// writer commits the batches of writes of the writer i.
-func (s *sqlStore) writer(i int) {
+// write1 commits the batches of writes, one after the other.
+func (s *sqlStore) write1() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
 		select {
 		case <-s.stop:
 			return
-		case op := <-s.queues[i]:
-			s.commit(s.gatherAfter(op, i, timer))
+		case op := <-s.queue:
+			s.commit(s.gatherAfter(op, timer))
 		}
 	}
 }
 
-// gatherAfter returns the batch that first opens for the writer i: the
-// writes waiting already, and while none of them has a caller waiting for
-// it and no session waits, those that come within the gathering window.
-func (s *sqlStore) gatherAfter(first *writeOp, i int, timer *time.Timer) []*writeOp {
+// gatherAfter returns the batch that first opens: the writes waiting
+// already, and while none of them has a caller waiting for it and no
+// session waits, those that come within the gathering window.
+func (s *sqlStore) gatherAfter(first *writeOp, timer *time.Timer) []*writeOp {
 	batch := []*writeOp{first}
 	now := !first.patient || s.gather <= 0
 	if !now {
@@ -141,7 +131,7 @@ func (s *sqlStore) gatherAfter(first *writeOp, i int, timer *time.Timer) []*writ
 	for len(batch) < maxBatch {
 		if now || s.waiting.Load() > 0 {
 			select {
-			case op := <-s.queues[i]:
+			case op := <-s.queue:
 				batch = append(batch, op)
 				continue
 			default:
@@ -149,10 +139,10 @@ func (s *sqlStore) gatherAfter(first *writeOp, i int, timer *time.Timer) []*writ
 			}
 		}
 		select {
-		case op := <-s.queues[i]:
+		case op := <-s.queue:
 			batch = append(batch, op)
 			now = !op.patient
-		case <-s.hurries[i]:
+		case <-s.hurried:
 			now = true
 		case <-timer.C:
 			now = true
@@ -163,15 +153,13 @@ func (s *sqlStore) gatherAfter(first *writeOp, i int, timer *time.Timer) []*writ
 	return batch
 }
 
-// hurry tells the writers that a session waits for a write: until release
-// is called, they commit what they hold without gathering more.
+// hurry tells the writer that a session waits for a write: until release
+// is called, it commits what it holds without gathering more.
 func (s *sqlStore) hurry() (release func()) {
 	s.waiting.Add(1)
-	for _, h := range s.hurries {
-		select {
-		case h <- struct{}{}:
-		default:
-		}
+	select {
+	case s.hurried <- struct{}{}:
+	default:
 	}
 	return func() { s.waiting.Add(-1) }
 }
@@ -481,17 +469,15 @@ func (d dialect) with(name string, columns []column, rows [][]any) (string, []an
 	return head + "(SELECT * FROM unnest(" + strings.Join(arrays, ", ") + "))", args
 }
 
-// inTx runs the write op of game (its key) in its writer's next
-// transaction, and returns once it is committed or has failed. A write
-// whose ctx ends first may still be committed: the archive's writes are
-// made to be tried again safely.
-func (s *sqlStore) inTx(ctx context.Context, game string, op *writeOp) error {
+// inTx runs the write op in the writer's next transaction, and returns
+// once it is committed or has failed. A write whose ctx ends first may
+// still be committed: the archive's writes are made to be tried again
+// safely.
+func (s *sqlStore) inTx(ctx context.Context, op *writeOp) error {
 	op.done = make(chan error, 1)
 	op.patient = ctx.Value(patientKey{}) != nil
-	h := fnv.New32a()
-	h.Write([]byte(game))
 	select {
-	case s.queues[h.Sum32()%uint32(len(s.queues))] <- op:
+	case s.queue <- op:
 	case <-s.stop:
 		return errors.New("the archive is closed")
 	case <-ctx.Done():
