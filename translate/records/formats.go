@@ -313,10 +313,6 @@ func toPGN(r Record) pgn.Game {
 }
 
 func writeSGF(w io.Writer, r Record) error {
-	g, err := r.Replay()
-	if err != nil {
-		return err
-	}
 	sg := sgf.Game{Variant: sgf.VariantName(r.GameType), GameType: r.GameType, White: r.White, Black: r.Black,
 		Date: r.Date, Event: r.Event, Site: r.Site, Round: r.Round, Options: options()}
 	switch r.Result {
@@ -327,6 +323,10 @@ func writeSGF(w io.Writer, r Record) error {
 	case "Draw":
 		sg.Result = core.Draw
 	}
+	g, err := r.replay(func(m core.Move) { sg.Moves = append(sg.Moves, m) })
+	if err != nil {
+		return err
+	}
 	switch {
 	case g.Over():
 		sg.Ending = sgf.EndedByRules
@@ -334,15 +334,6 @@ func writeSGF(w io.Writer, r Record) error {
 		sg.Ending = sgf.Resigned
 	case r.How == "agreement":
 		sg.Ending = sgf.DrawAgreed
-	}
-	replay := core.NewGame(r.GameType, options()...)
-	for _, text := range r.Moves {
-		m, err := uhp.ParseMove(text, replay)
-		if err != nil {
-			return err
-		}
-		sg.Moves = append(sg.Moves, m)
-		replay.Play(m)
 	}
 	return sgf.Write(w, sg, func(m core.Move, before *core.Game) string {
 		_, where, _ := strings.Cut(uhp.FormatMove(m, before), " ")

@@ -109,7 +109,11 @@ func options() []core.GameOption {
 }
 
 // Replay returns the record's game played out, each move checked.
-func (r Record) Replay() (*core.Game, error) {
+func (r Record) Replay() (*core.Game, error) { return r.replay(func(core.Move) {}) }
+
+// replay plays the record's game out, each move checked, and tells each
+// move played.
+func (r Record) replay(each func(core.Move)) (*core.Game, error) {
 	g := core.NewGame(r.GameType, options()...)
 	var scratch core.MoveList
 	for i, text := range r.Moves {
@@ -120,6 +124,7 @@ func (r Record) Replay() (*core.Game, error) {
 		if err != nil {
 			return nil, &PlyError{Ply: i + 1, Move: text, Err: err}
 		}
+		each(m)
 	}
 	return g, nil
 }
