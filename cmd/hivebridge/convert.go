@@ -101,6 +101,11 @@ func readRecordFile(cmd *cobra.Command, name string) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
+	return readBounded(r, name)
+}
+
+// readBounded reads a record file whole, up to maxRecordFile bytes.
+func readBounded(r io.Reader, name string) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxRecordFile+1))
 	if err == nil && len(data) > maxRecordFile {
 		err = fmt.Errorf("%s: larger than %d bytes", name, maxRecordFile)
@@ -210,7 +215,12 @@ func eachRecordFile(paths []string, each func(name string, data []byte) error) e
 				return err
 			}
 			if !strings.EqualFold(filepath.Ext(path), ".zip") {
-				data, err := os.ReadFile(path)
+				f, err := os.Open(path)
+				if err != nil {
+					return err
+				}
+				data, err := readBounded(f, path)
+				f.Close()
 				if err != nil {
 					return err
 				}
@@ -229,10 +239,10 @@ func eachRecordFile(paths []string, each func(name string, data []byte) error) e
 				if err != nil {
 					return fmt.Errorf("%s: %s: %w", path, f.Name, err)
 				}
-				data, err := io.ReadAll(io.LimitReader(r, maxRecordFile+1))
+				data, err := readBounded(r, path+":"+f.Name)
 				r.Close()
 				if err != nil {
-					return fmt.Errorf("%s: %s: %w", path, f.Name, err)
+					return err
 				}
 				if err := each(path+":"+f.Name, data); err != nil {
 					return err
