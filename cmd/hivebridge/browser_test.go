@@ -48,6 +48,8 @@ func TestBrowser(t *testing.T) {
 		{"GameTypesPassUndoCopy", testGameTypesPassUndoCopy},
 		{"Archive", testArchive},
 		{"ArchiveFilters", testArchiveFilters},
+		{"DropRecord", testDropRecord},
+		{"OpenSGFAndDownloadLive", testOpenSGFAndDownloadLive},
 	} {
 		t.Run(bt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(browser, browserTestDeadline)

@@ -294,7 +294,7 @@ func (s *Server) archiveRoutes(mux *http.ServeMux) {
 				httpError(w, http.StatusInternalServerError, err)
 				return
 			}
-			w.Header().Set("Content-Type", map[string]string{"pgn": "application/x-chess-pgn", "sgf": "application/x-go-sgf"}[suffix])
+			w.Header().Set("Content-Type", contentType(records.Format(suffix)))
 			w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="hivebridge-%d.%s"`, id, suffix))
 			w.Write(buf.Bytes())
 			return

@@ -193,8 +193,11 @@ type jsonRecord struct {
 	Tags       []Tag      `json:"tags,omitempty"`
 }
 
+// jsonMove is one move of a jsonRecord, with its comment (an engine's
+// score, a player's note) when it has one.
 type jsonMove struct {
-	Move string `json:"move"`
+	Move    string `json:"move"`
+	Comment string `json:"comment,omitempty"`
 }
 
 func readJSONL(name string, data []byte) ([]Record, []error) {
@@ -229,6 +232,12 @@ func readJSONL(name string, data []byte) ([]Record, []error) {
 		texts := make([]string, len(j.Moves))
 		for i, m := range j.Moves {
 			texts[i] = m.Move
+			if m.Comment != "" {
+				if r.Comments == nil {
+					r.Comments = make([]string, len(j.Moves))
+				}
+				r.Comments[i] = m.Comment
+			}
 		}
 		if len(texts) == 0 && j.GameString != "" {
 			gs, err := uhp.ParseGameString(j.GameString)
@@ -342,20 +351,30 @@ func writeSGF(w io.Writer, r Record) error {
 }
 
 func writeJSON(w io.Writer, r Record) error {
-	gs, err := r.gameString()
-	if err != nil {
-		return err
-	}
-	j := jsonRecord{GameType: uhp.FormatGameType(r.GameType), White: r.White, Black: r.Black, Date: r.Date, Event: r.Event,
-		Site: r.Site, Round: r.Round, Result: r.Result, How: r.How, QueenFirst: r.QueenFirst, GameString: gs.String(),
-		Moves: []jsonMove{}, Tags: r.Tags}
-	for _, m := range r.Moves {
-		j.Moves = append(j.Moves, jsonMove{Move: m})
-	}
-	data, err := json.Marshal(j)
+	data, err := r.MarshalJSON()
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
+}
+
+// MarshalJSON writes the record as one line of `--format jsonl` holds it:
+// the archive's field names, its GameString beside its moves, each move
+// with its comment.
+func (r Record) MarshalJSON() ([]byte, error) {
+	gs, err := r.gameString()
+	if err != nil {
+		return nil, err
+	}
+	j := jsonRecord{GameType: uhp.FormatGameType(r.GameType), White: r.White, Black: r.Black, Date: r.Date, Event: r.Event,
+		Site: r.Site, Round: r.Round, Result: r.Result, How: r.How, QueenFirst: r.QueenFirst, GameString: gs.String(),
+		Moves: make([]jsonMove, len(r.Moves)), Tags: r.Tags}
+	for i, m := range r.Moves {
+		j.Moves[i].Move = m
+		if i < len(r.Comments) {
+			j.Moves[i].Comment = r.Comments[i]
+		}
+	}
+	return json.Marshal(j)
 }

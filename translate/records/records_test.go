@@ -3,6 +3,7 @@ package records_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -81,6 +82,11 @@ func TestRoundTrips(t *testing.T) {
 			if g.Over() {
 				r.Result = core.StateOf(g).String()
 			}
+			// An engine's score on every third move, as match --pgn writes.
+			r.Comments = make([]string, len(r.Moves))
+			for i := 0; i < len(r.Moves); i += 3 {
+				r.Comments[i] = fmt.Sprintf("%+d/%d", rng.IntN(2000)-1000, 1+rng.IntN(20))
+			}
 			recs = append(recs, r)
 		}
 	}
@@ -122,6 +128,9 @@ func TestRoundTrips(t *testing.T) {
 				}
 				if f != records.GameString && (back[i].White != "alice" || back[i].Black != "bob") {
 					t.Errorf("game %d: players %q and %q", i, back[i].White, back[i].Black)
+				}
+				if (f == records.PGN || f == records.JSONL) && !slices.Equal(back[i].Comments, recs[i].Comments) {
+					t.Errorf("game %d: comments read back %q, written %q", i, back[i].Comments, recs[i].Comments)
 				}
 			}
 		})

@@ -7,6 +7,7 @@ import { GAME_TYPES, BUGS, ENDED, parseGameString, boardOf, isGameString, parseM
 import { UHPConnection, ConnectionClosed } from './uhp.js';
 import { drawBoard, pieceIcon } from './board.js';
 import { setupArchive, renderReplay, renderReplayHistory, replayPosition, replayWords } from './archive.js';
+import { setupRecords } from './records.js';
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = 'hivebridge.token';
@@ -37,6 +38,7 @@ const state = {
   message: '',
   focusAfter: null, // the piece to focus once drawn, after a move by keyboard
   replay: null, // an archived game shown move by move (archive.js): { game, parsed, moves, ply, board, error }
+  file: null, // the game file opened last (records.js): { name, games }
 };
 
 function readJSON(storage, key) {
@@ -231,6 +233,12 @@ function over() {
 
 function playerOf(color) {
   return state.remote ? (color === state.remote.me ? 'human' : 'remote') : prefs[color];
+}
+
+// playerName names a player of the live game in a record: a person as the
+// archive names one, the computer by its engine's id.
+function playerName(color) {
+  return { human: 'viewer', computer: state.engineId || 'computer', remote: 'opponent' }[playerOf(color)];
 }
 
 // applyGameString makes the engine's GameString the page's game.
@@ -852,6 +860,7 @@ function setupControls() {
   $('forfeit').addEventListener('click', forfeit);
   $('reconnect').addEventListener('click', start);
   setupArchive({ state, render, announce, replaceGame, authHeaders });
+  setupRecords({ state, authHeaders, playerName });
   $('copy').addEventListener('click', async () => {
     const text = $('current-gamestring').value;
     try {

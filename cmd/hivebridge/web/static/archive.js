@@ -37,8 +37,10 @@ async function archiveGet(path) {
 }
 
 // unfinished tells a game that can be played on: its GameString says it
-// has not ended.
+// has not ended, and it was played by UHP's rules (a game of a file may
+// have had a Queen placed on a first turn, which no UHP engine takes).
 function unfinished(game) {
+  if (game.queen_first) return false;
   try {
     return !ENDED.includes(parseGameString(game.game_string).state);
   } catch {
@@ -205,6 +207,14 @@ async function openReplay(id) {
     return;
   }
   $('games-dialog').close();
+  startReplay(game, parsed);
+}
+
+// startReplay shows a game in replay, at its last move: an archived game
+// (GET /games/{id}), or one of the games of a file opened on the page
+// (records.js), which carries the file's name and its place in it (file,
+// index, count) instead of an id.
+export function startReplay(game, parsed) {
   app.state.selected = null;
   app.state.replay = { game, parsed, moves: parsed.moves, ply: 0, board: null, error: '' };
   replayTo(parsed.moves.length);
@@ -285,7 +295,8 @@ export function renderReplay() {
   if (!r) return;
   const g = r.game;
   const pos = replayPosition();
-  $('replay-title').textContent = `Replay of game ${g.id}: ${g.white || '–'} (White) v ${g.black || '–'} (Black), ${outcomeWords(g)}`;
+  const which = g.file ? `${g.file}${g.count > 1 ? `, game ${g.index + 1} of ${g.count}` : ''}` : `game ${g.id}`;
+  $('replay-title').textContent = `Replay of ${which}: ${g.white || '–'} (White) v ${g.black || '–'} (Black), ${outcomeWords(g)}`;
   $('replay-position').textContent = replayWords();
   $('replay-start').disabled = $('replay-back').disabled = r.ply === 0;
   $('replay-forward').disabled = $('replay-end').disabled = r.ply === r.moves.length;
@@ -299,6 +310,8 @@ export function renderReplay() {
   range.value = String(r.ply);
   range.setAttribute('aria-valuetext', replayWords());
   $('replay-play-on').hidden = !unfinished(g);
+  $('replay-file').hidden = !(g.file && g.count > 1);
+  if (g.file) $('replay-game').value = String(g.index);
   const status = $('status');
   status.dataset.state = pos.state;
   status.dataset.toMove = pos.toMove;
@@ -313,7 +326,9 @@ export function renderReplay() {
 export function renderReplayHistory(list) {
   const r = app.state.replay;
   const hadFocus = document.activeElement && document.activeElement.matches('#history button.jump');
-  const times = new Map((r.game.moves || []).map((m) => [m.ply, m.at]));
+  // An archived game's moves carry when each was played; a file's, the
+  // record's comment on each (an engine's score, a player's note).
+  const notes = new Map(r.game.file ? (r.game.comments || []).map((c, i) => [i, c]) : (r.game.moves || []).map((m) => [m.ply, 'Played ' + when(m.at)]));
   r.moves.forEach((m, i) => {
     const li = document.createElement('li');
     li.dataset.ply = String(i + 1);
@@ -330,7 +345,7 @@ export function renderReplayHistory(list) {
     mv.textContent = m;
     b.append(turn, ' ', mv);
     b.setAttribute('aria-label', `Show the position after move ${i + 1}, ${i % 2 ? 'Black' : 'White'}'s ${m}`);
-    if (times.has(i)) b.title = 'Played ' + when(times.get(i));
+    if (notes.get(i)) b.title = notes.get(i);
     li.append(b);
     list.append(li);
   });
