@@ -169,7 +169,7 @@ position, and the wall time.`,
 	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
 	fl.StringVar(&f.disagreement, "disagreement", "draw", "how to score a game ended by a rules disagreement: void, draw or referee")
-	fl.StringVar(&f.pgn, "pgn", "", "append every game to this Hive PGN file as it ends: the engines, their time controls, the result, how it ended (Termination) and each engine move's score@depth as a comment")
+	fl.StringVar(&f.pgn, "pgn", "", "append every game to this Hive PGN file as it ends: the engines, their time controls, the result, how it ended (Termination) and each engine move's score@depth and time (seconds) as a comment")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
 	registerDB(cmd, &f.db)
 	cmd.MarkFlagRequired("white")
@@ -368,7 +368,7 @@ func appendPGN(file *os.File, cfg referee.Config, g referee.GameRecord) error {
 	opening := len(r.Moves) - len(g.Evals)
 	for i, e := range g.Evals {
 		if i+opening >= 0 {
-			r.Comments[i+opening] = formatEval(e)
+			r.Comments[i+opening] = pgnComment(e)
 		}
 	}
 	var buf bytes.Buffer
@@ -394,6 +394,13 @@ func gameLine(r referee.GameRecord) string {
 		evals[i] = formatEval(e)
 	}
 	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s\tevals=%s", r.GameString, resultName(r), reason, r.Index, white, strings.Join(evals, ";"))
+}
+
+// pgnComment is the --pgn file's comment on an engine's move: what the
+// engine said of it (formatEval) and the seconds it took, to the
+// millisecond, as cutechess and fastchess note a move's time.
+func pgnComment(e referee.Eval) string {
+	return strings.TrimSpace(formatEval(e) + " " + strconv.FormatFloat(e.Took.Seconds(), 'f', 3, 64) + "s")
 }
 
 // formatEval writes what an engine said of the move it played, for the

@@ -178,9 +178,9 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 	if err != nil {
 		return core.NoMove, Eval{}, failure(me, "bestmove ("+describeLimit(limit)+")", err)
 	}
-	var eval Eval
+	eval := Eval{Took: took}
 	if last.Move == m {
-		eval = Eval{Depth: last.Depth, Score: last.Score}
+		eval.Depth, eval.Score = last.Depth, last.Score
 	}
 	return m, eval, nil
 }

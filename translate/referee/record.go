@@ -40,15 +40,19 @@ type GameRecord struct {
 	// Evals are, for each move the engines played (the opening's are not
 	// theirs), what the engine that played it said of it when it chose
 	// it: the depth and score of its last report, if it reported the
-	// move it played; a zero Eval where it said nothing.
+	// move it played (zero where it said nothing), and the time it took.
 	Evals []Eval
 }
 
 // Eval is an engine's last word on the move it played: the depth it
-// searched and the score, from its own side's view.
+// searched and the score, from its own side's view, and how long it took
+// to answer.
 type Eval struct {
 	Depth int
 	Score engine.Score
+	// Took is the time from the referee's asking to the engine's
+	// answer, as the referee measured it (and charged to a clock).
+	Took time.Duration
 }
 
 // MoveReport tells, as a game goes on, how the engine that just moved
