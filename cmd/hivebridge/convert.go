@@ -154,31 +154,31 @@ func runImport(cmd *cobra.Command, cfg importConfig) error {
 		return errors.New("--db none: there is no archive to import into")
 	}
 	defer store.Close()
-	var (
-		batch                     []archive.Imported
-		imported, present, failed int
-		now                       = time.Now()
-		lastReport                = now
-	)
+	total, err := recordBytes(cfg.paths)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	progress := newImportProgress(cmd.ErrOrStderr(), total, now)
+	var batch []archive.Imported
 	flush := func() error {
 		added, err := store.Import(cmd.Context(), batch)
 		if err != nil {
 			return err
 		}
-		imported, present = imported+added, present+len(batch)-added
+		progress.imported += added
+		progress.present += len(batch) - added
 		batch = batch[:0]
-		if time.Since(lastReport) > time.Second {
-			lastReport = time.Now()
-			fmt.Fprintf(cmd.ErrOrStderr(), "%d games: %d imported, %d already present, %d refused\n", imported+present+failed, imported, present, failed)
-		}
+		progress.update(time.Now())
 		return nil
 	}
 	err = eachRecordFile(cfg.paths, func(name string, data []byte) error {
+		progress.read += int64(len(data))
 		recs, errs := records.Read(name, data)
 		for _, e := range errs {
-			fmt.Fprintln(cmd.ErrOrStderr(), e)
+			progress.say(e.Error())
 		}
-		failed += len(errs)
+		progress.failed += len(errs)
 		for _, r := range recs {
 			started, ok := r.Played()
 			if !ok {
@@ -196,12 +196,13 @@ func runImport(cmd *cobra.Command, cfg importConfig) error {
 	if err == nil {
 		err = flush()
 	}
+	progress.done(time.Now())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%d imported, %d already present, %d refused\n", imported, present, failed)
-	if failed > 0 {
-		return fmt.Errorf("%w: %d refused", errInvalidGames, failed)
+	fmt.Fprintf(cmd.OutOrStdout(), "%d imported, %d already present, %d refused\n", progress.imported, progress.present, progress.failed)
+	if progress.failed > 0 {
+		return fmt.Errorf("%w: %d refused", errInvalidGames, progress.failed)
 	}
 	return nil
 }
@@ -209,22 +210,46 @@ func runImport(cmd *cobra.Command, cfg importConfig) error {
 // eachRecordFile calls each with the name and content of every file of
 // paths: a directory's files (recursively), a zip file's entries.
 func eachRecordFile(paths []string, each func(name string, data []byte) error) error {
+	return walkRecordFiles(paths, func(name string, _ int64, open func() (io.ReadCloser, error)) error {
+		r, err := open()
+		if err != nil {
+			return err
+		}
+		data, err := readBounded(r, name)
+		r.Close()
+		if err != nil {
+			return err
+		}
+		return each(name, data)
+	})
+}
+
+// recordBytes is the size of every file of paths as eachRecordFile reads
+// them (a zip entry's size unpacked), for a progress bar's whole.
+func recordBytes(paths []string) (int64, error) {
+	var total int64
+	err := walkRecordFiles(paths, func(_ string, size int64, _ func() (io.ReadCloser, error)) error {
+		total += size
+		return nil
+	})
+	return total, err
+}
+
+// walkRecordFiles calls each with the name, size and opener of every file
+// of paths, a zip file's entries instead of the zip file: a zip is read
+// where it lies, as BoardSpace serves its yearly archives, not unpacked.
+func walkRecordFiles(paths []string, each func(name string, size int64, open func() (io.ReadCloser, error)) error) error {
 	for _, root := range paths {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
 			if !strings.EqualFold(filepath.Ext(path), ".zip") {
-				f, err := os.Open(path)
+				info, err := d.Info()
 				if err != nil {
 					return err
 				}
-				data, err := readBounded(f, path)
-				f.Close()
-				if err != nil {
-					return err
-				}
-				return each(path, data)
+				return each(path, info.Size(), func() (io.ReadCloser, error) { return os.Open(path) })
 			}
 			z, err := zip.OpenReader(path)
 			if err != nil {
@@ -235,16 +260,15 @@ func eachRecordFile(paths []string, each func(name string, data []byte) error) e
 				if f.FileInfo().IsDir() {
 					continue
 				}
-				r, err := f.Open()
-				if err != nil {
-					return fmt.Errorf("%s: %s: %w", path, f.Name, err)
+				name := path + ":" + f.Name
+				open := func() (io.ReadCloser, error) {
+					r, err := f.Open()
+					if err != nil {
+						return nil, fmt.Errorf("%s: %w", name, err)
+					}
+					return r, nil
 				}
-				data, err := readBounded(r, path+":"+f.Name)
-				r.Close()
-				if err != nil {
-					return err
-				}
-				if err := each(path+":"+f.Name, data); err != nil {
+				if err := each(name, int64(f.UncompressedSize64), open); err != nil {
 					return err
 				}
 			}
