@@ -22,7 +22,7 @@ func FuzzRead(f *testing.F) {
 		}
 	}
 	f.Add([]byte("Base;InProgress;White[2];wS1;bS1 wS1-\n"))
-	f.Add([]byte(`{"game_type":"Base+M","moves":[{"move":"wM"},{"move":"bM wM-"}]}` + "\n"))
+	f.Add([]byte(`{"game_type":"Base+M","moves":[{"move":"wM","comment":"0.35@7 0.982s"},{"move":"bM wM-"}]}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		recs, _ := records.Read("fuzz", data)
 		for _, r := range recs {
