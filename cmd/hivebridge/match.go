@@ -125,9 +125,14 @@ referee's rules.
 Progress goes to standard error (a live bar on a terminal, a line per game
 otherwise); the final table, from A's point of view, to standard output: wins,
 losses and draws per colour, score, Elo difference with its 95% interval, and
-likelihood of superiority. --sprt elo0,elo1 runs a sequential probability ratio
+likelihood of superiority, and the game pairs (the two games of an opening,
+colours swapped) counted as fastchess counts them, with the Elo and normalized
+Elo they give. --sprt elo0,elo1[,model] runs a sequential probability ratio
 test (alpha = beta = 0.05) and stops the match once it accepts H0 (A is elo0
-stronger) or H1 (A is elo1 stronger).
+stronger) or H1 (A is elo1 stronger): by default the generalized SPRT on game
+pairs in logistic Elo (fishtest's and fastchess's pentanomial model);
+",normalized" tests normalized Elo on pairs, ",trinomial" logistic Elo on
+single games. The trinomial LLR is reported beside the model's.
 
 --out FILE writes one line per game as it finishes, tab-separated:
   GameString <TAB> result <TAB> reason <TAB> game=N <TAB> white=A|B <TAB> evals=E1;E2;...
@@ -167,7 +172,7 @@ position, and the wall time.`,
 	fl.Uint64Var(&f.seed, "seed", 1, "the seed of the random openings")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
 	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
-	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1 (e.g. 0,10)")
+	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1[,model] (e.g. 0,10): model logistic (Elo, on game pairs: the default), normalized (nElo, on game pairs) or trinomial (Elo, on single games)")
 	fl.StringVar(&f.disagreement, "disagreement", "draw", "how to score a game ended by a rules disagreement: void, draw or referee")
 	fl.StringVar(&f.pgn, "pgn", "", "append every game to this Hive PGN file as it ends: the engines, their time controls, the result, how it ended (Termination) and each engine move's score@depth and time (seconds) as a comment")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
@@ -652,6 +657,11 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 	fmt.Fprintf(w, "Score of A: %.1f/%d\n", t.Points(), t.Games())
 	fmt.Fprintf(w, "Elo difference (A - B): %s (95%%)\n", formatElo(elo, margin))
 	fmt.Fprintf(w, "LOS (A stronger): %.2f%%\n", 100*t.LOS())
+	if pairs := res.Stats.Pairs; pairs.Pairs() > 0 {
+		e := pairs.Estimate()
+		fmt.Fprintf(w, "Game pairs: %d, %s; Elo %s, nElo %s, LOS %.2f%%\n", pairs.Pairs(), pairs,
+			formatElo(e.Elo, e.EloError), formatElo(e.NElo, e.NEloError), 100*e.LOS)
+	}
 	if e := endings(res.Games); len(e) > 0 {
 		fmt.Fprintf(w, "Endings: %s\n", strings.Join(e, ", "))
 	}
@@ -668,8 +678,12 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 		fmt.Fprintln(w)
 	}
 	if s := res.SPRT; s != nil {
-		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g (alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s\n",
-			s.Test.Elo0, s.Test.Elo1, s.Test.Alpha, s.Test.Beta, s.LLR, s.Lower, s.Upper, s.Verdict)
+		beside := ""
+		if s.Test.Model != referee.SPRTTrinomial {
+			beside = fmt.Sprintf(" (single games: %.2f)", s.Trinomial)
+		}
+		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g (%s; alpha %g, beta %g): LLR %.2f%s, bounds [%.2f, %.2f]: %s\n",
+			s.Test.Elo0, s.Test.Elo1, s.Test.Model.Describe(), s.Test.Alpha, s.Test.Beta, s.LLR, beside, s.Lower, s.Upper, s.Verdict)
 	}
 }
 
@@ -717,6 +731,7 @@ type summary struct {
 	Refusals           int                   `json:"refusals"` // void games: an engine refused hivebridge's command
 	DisagreementPolicy string                `json:"disagreement_policy"`
 	Disagreements      []disagreementSummary `json:"disagreements,omitempty"`
+	Pairs              *pairsSummary         `json:"pairs,omitempty"`
 	SPRT               *sprtSummary          `json:"sprt,omitempty"`
 	Stopped            string                `json:"stopped,omitempty"`
 	WallSeconds        float64               `json:"wall_seconds"`
@@ -759,14 +774,28 @@ type wld struct {
 }
 
 type sprtSummary struct {
-	Elo0    float64 `json:"elo0"`
-	Elo1    float64 `json:"elo1"`
-	Alpha   float64 `json:"alpha"`
-	Beta    float64 `json:"beta"`
-	LLR     float64 `json:"llr"`
-	Lower   float64 `json:"lower"`
-	Upper   float64 `json:"upper"`
-	Verdict string  `json:"verdict"`
+	Elo0         float64 `json:"elo0"`
+	Elo1         float64 `json:"elo1"`
+	Alpha        float64 `json:"alpha"`
+	Beta         float64 `json:"beta"`
+	Model        string  `json:"model"` // logistic, normalized (game pairs) or trinomial
+	LLR          float64 `json:"llr"`   // the model's, which decides
+	TrinomialLLR float64 `json:"trinomial_llr"`
+	Lower        float64 `json:"lower"`
+	Upper        float64 `json:"upper"`
+	Verdict      string  `json:"verdict"`
+}
+
+// pairsSummary is engine A's game pairs: the pentanomial counts (pairs
+// that scored 0, ½, 1, 1½, 2), and the Elo and normalized Elo they give.
+type pairsSummary struct {
+	Pentanomial [5]int   `json:"pentanomial"`
+	WL          int      `json:"wl"`
+	DD          int      `json:"dd"`
+	Elo         *float64 `json:"elo"`
+	EloMargin95 *float64 `json:"elo_margin95"`
+	NElo        *float64 `json:"nelo"`
+	NEloMargin  *float64 `json:"nelo_margin95"`
 }
 
 func finite(x float64) *float64 {
@@ -799,7 +828,11 @@ func writeSummary(path string, f *matchFlags, cfg referee.Config, res referee.Re
 		}
 	}
 	if r := res.SPRT; r != nil {
-		s.SPRT = &sprtSummary{r.Test.Elo0, r.Test.Elo1, r.Test.Alpha, r.Test.Beta, r.LLR, r.Lower, r.Upper, r.Verdict.String()}
+		s.SPRT = &sprtSummary{r.Test.Elo0, r.Test.Elo1, r.Test.Alpha, r.Test.Beta, r.Test.Model.String(), r.LLR, r.Trinomial, r.Lower, r.Upper, r.Verdict.String()}
+	}
+	if p := res.Stats.Pairs; p.Pairs() > 0 {
+		e := p.Estimate()
+		s.Pairs = &pairsSummary{p.Pentanomial(), p.WL, p.DD, finite(e.Elo), finite(e.EloError), finite(e.NElo), finite(e.NEloError)}
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

@@ -84,9 +84,13 @@ func (s Score) LOS() float64 {
 	return 0.5 * (1 + math.Erf(float64(s.Wins-s.Losses)/math.Sqrt(2*decisive)))
 }
 
-// Stats are engine A's results in a match, by colour and in all.
+// Stats are engine A's results in a match, by colour and in all, and by
+// game pair.
 type Stats struct {
 	AsWhite, AsBlack, Total Score
+	// Pairs count the pairs both of whose games have finished (see
+	// pairing); a match counts them as its games come in.
+	Pairs PairCounts
 }
 
 // Add counts a finished game; a void one counts in no score.
@@ -112,25 +116,79 @@ func (st *Stats) Add(r GameRecord) {
 
 // SPRT is a sequential probability ratio test of engine A's strength: H0,
 // A is Elo0 stronger than B, against H1, A is Elo1 stronger, with error
-// rates Alpha (accepting H1 when H0 holds) and Beta (the other way). The
-// match stops once it accepts one.
+// rates Alpha (accepting H1 when H0 holds) and Beta (the other way), in
+// the Model's statistics. The match stops once it accepts one.
 type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64
+	Model       SPRTModel
 }
 
-// ParseSPRT reads "elo0,elo1", with alpha and beta 0.05.
-func ParseSPRT(s string) (SPRT, error) {
-	a, b, found := strings.Cut(s, ",")
-	if !found {
-		return SPRT{}, fmt.Errorf("SPRT %q: want elo0,elo1", s)
+// SPRTModel is what a test's Elo means and what it counts.
+type SPRTModel int
+
+// The models. The first two test game pairs (the pentanomial model), whose
+// two games from one opening cancel most of the opening's luck: the
+// variance of a pair is what fishtest and fastchess measure, and a test
+// decides sooner for it.
+const (
+	// SPRTLogistic tests logistic Elo on game pairs (fishtest's
+	// LLR_logistic, fastchess's model=logistic).
+	SPRTLogistic SPRTModel = iota
+	// SPRTNormalized tests normalized Elo (nElo: the score's distance from
+	// ½ in per-game standard deviations, times 800/ln 10) on game pairs:
+	// fishtest's and fastchess's default, whose bounds mean the same at
+	// any draw rate.
+	SPRTNormalized
+	// SPRTTrinomial tests logistic Elo on single games in the normal
+	// approximation (LLR), as hivebridge did before it counted pairs.
+	SPRTTrinomial
+)
+
+func (m SPRTModel) String() string {
+	switch m {
+	case SPRTNormalized:
+		return "normalized"
+	case SPRTTrinomial:
+		return "trinomial"
 	}
-	elo0, err0 := strconv.ParseFloat(strings.TrimSpace(a), 64)
-	elo1, err1 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	return "logistic"
+}
+
+// Describe says what the model tests, for reports.
+func (m SPRTModel) Describe() string {
+	switch m {
+	case SPRTNormalized:
+		return "normalized Elo on game pairs"
+	case SPRTTrinomial:
+		return "Elo on single games"
+	}
+	return "Elo on game pairs"
+}
+
+// ParseSPRT reads "elo0,elo1[,model]", model logistic (the default),
+// normalized or trinomial, with alpha and beta 0.05.
+func ParseSPRT(s string) (SPRT, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) < 2 || len(parts) > 3 {
+		return SPRT{}, fmt.Errorf("SPRT %q: want elo0,elo1 or elo0,elo1,model", s)
+	}
+	elo0, err0 := strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+	elo1, err1 := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
 	if err0 != nil || err1 != nil {
 		return SPRT{}, fmt.Errorf("SPRT %q: want two numbers, elo0,elo1", s)
 	}
 	t := SPRT{Elo0: elo0, Elo1: elo1, Alpha: 0.05, Beta: 0.05}
+	if len(parts) == 3 {
+		name := strings.TrimSpace(parts[2])
+		for _, m := range []SPRTModel{SPRTLogistic, SPRTNormalized, SPRTTrinomial} {
+			if strings.EqualFold(name, m.String()) {
+				t.Model = m
+				return t, t.check()
+			}
+		}
+		return SPRT{}, fmt.Errorf("SPRT %q: unknown model %q: want logistic, normalized or trinomial", s, name)
+	}
 	return t, t.check()
 }
 
@@ -200,20 +258,31 @@ func (v SPRTVerdict) String() string {
 
 // SPRTState is a test after some games.
 type SPRTState struct {
-	Test         SPRT
-	LLR          float64
-	Lower, Upper float64
-	Verdict      SPRTVerdict
+	Test SPRT
+	// LLR is the test's, in its Model, which decides; Trinomial is the
+	// single games' LLR of the same Elo bounds (SPRT.LLR), beside it.
+	LLR, Trinomial float64
+	Lower, Upper   float64
+	Verdict        SPRTVerdict
 }
 
-// Update recomputes the state from engine A's score; once a hypothesis is
-// accepted the verdict stands.
-func (st *SPRTState) Update(s Score) {
+// Update recomputes the state from engine A's results; once a hypothesis
+// is accepted the verdict stands.
+func (st *SPRTState) Update(s Stats) {
 	if st.Verdict != SPRTContinue {
 		return
 	}
 	st.Lower, st.Upper = st.Test.Bounds()
-	st.LLR = st.Test.LLR(s)
+	st.Trinomial = st.Test.LLR(s.Total)
+	penta := s.Pairs.Pentanomial()
+	switch st.Test.Model {
+	case SPRTLogistic:
+		st.LLR = llrLogistic(penta[:], st.Test.Elo0, st.Test.Elo1)
+	case SPRTNormalized:
+		st.LLR = llrNormalized(penta[:], st.Test.Elo0, st.Test.Elo1)
+	default:
+		st.LLR = st.Trinomial
+	}
 	switch {
 	case st.LLR >= st.Upper:
 		st.Verdict = SPRTH1

@@ -118,32 +118,53 @@ func TestSPRT(t *testing.T) {
 	}
 
 	// The state: H0 once below the lower bound, H1 above the upper, and
-	// the verdict stands.
+	// the verdict stands (the trinomial model, whose LLR this is).
+	test400.Model, test10.Model = referee.SPRTTrinomial, referee.SPRTTrinomial
 	st := referee.SPRTState{Test: test400}
-	st.Update(referee.Score{Wins: 4, Losses: 4})
+	st.Update(referee.Stats{Total: referee.Score{Wins: 4, Losses: 4}})
 	if st.Verdict != referee.SPRTContinue || !near(st.LLR, -2.678, 1e-3) {
 		t.Errorf("after 4/4: %+v, want no verdict at LLR -2.678", st)
 	}
-	st.Update(referee.Score{Wins: 5, Losses: 5})
+	st.Update(referee.Stats{Total: referee.Score{Wins: 5, Losses: 5}})
 	if st.Verdict != referee.SPRTH0 || st.Verdict.String() != "H0 accepted" {
 		t.Errorf("after 5/5: %+v, want H0", st)
 	}
-	st.Update(referee.Score{Wins: 500, Losses: 5})
+	st.Update(referee.Stats{Total: referee.Score{Wins: 500, Losses: 5}})
 	if st.Verdict != referee.SPRTH0 {
 		t.Errorf("the verdict changed: %+v", st)
 	}
 	st = referee.SPRTState{Test: test10}
-	st.Update(referee.Score{Wins: 40, Losses: 2, Draws: 3})
+	st.Update(referee.Stats{Total: referee.Score{Wins: 40, Losses: 2, Draws: 3}})
 	if st.Verdict != referee.SPRTH1 || st.LLR < st.Upper {
 		t.Errorf("after 40/2/3: %+v, want H1", st)
 	}
 
+	// The pentanomial models decide by the pairs, and report the
+	// trinomial LLR beside: fishtest's test 698432f5 (normalized Elo 0..2)
+	// ended at LLR 2.98 with pairs [99, 3323, 8399, 3606, 109].
+	normalized, err := referee.ParseSPRT("0,2,normalized")
+	if err != nil || normalized.Model != referee.SPRTNormalized {
+		t.Fatalf("ParseSPRT(0,2,normalized) = %+v, %v", normalized, err)
+	}
+	pairs := referee.PairCounts{LL: 99, LD: 3323, DD: 8399, WD: 3606, WW: 109}
+	st = referee.SPRTState{Test: normalized}
+	total := referee.Score{Wins: 3606 + 2*109, Losses: 2*99 + 3323, Draws: 3323 + 2*8399 + 3606}
+	st.Update(referee.Stats{Total: total, Pairs: pairs})
+	if st.Verdict != referee.SPRTH1 || !near(st.LLR, 2.98, 0.005) || st.Trinomial != normalized.LLR(total) {
+		t.Errorf("normalized on fishtest's pairs: %+v, want H1 at LLR 2.98", st)
+	}
+	if logistic, _ := referee.ParseSPRT("0,2"); logistic.Model != referee.SPRTLogistic {
+		t.Errorf("the default model is %v, want logistic", logistic.Model)
+	}
+
 	for in, want := range map[string]string{
-		"10":     "want elo0,elo1",
-		"a,b":    "want two numbers",
-		"10,0":   "must be less than",
-		"5,5":    "must be less than",
-		"0,5000": "within ±1000",
+		"10":               "want elo0,elo1",
+		"0,5,bayes":        `unknown model "bayes"`,
+		"0,5,normalized,x": "want elo0,elo1",
+		"a,b":              "want two numbers",
+		"10,0":             "must be less than",
+		"5,5":              "must be less than",
+		"0,5000":           "within ±1000",
 	} {
 		if _, err := referee.ParseSPRT(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSPRT(%q) = %v, want an error containing %q", in, err, want)

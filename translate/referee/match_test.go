@@ -123,6 +123,13 @@ func checkRecords(t *testing.T, res referee.Result, games int) {
 			aWhite++
 		}
 	}
+	// The pairs: games 2k and 2k+1, both scored, sorted by index.
+	for i := 0; i+1 < len(res.Games); i++ {
+		a, b := res.Games[i], res.Games[i+1]
+		if a.Index%2 == 0 && b.Index == a.Index+1 && !a.Void() && !b.Void() {
+			st.Pairs.Add(a.AScore(), b.AScore())
+		}
+	}
 	if st != res.Stats {
 		t.Errorf("stats %+v, want %+v from the records", res.Stats, st)
 	}

@@ -95,6 +95,7 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 	}()
 
 	var res Result
+	pairs := pairing{}
 	var sprt *SPRTState
 	if cfg.SPRT != nil {
 		sprt = &SPRTState{Test: *cfg.SPRT}
@@ -105,12 +106,13 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 		}
 		res.Games = append(res.Games, o.rec)
 		res.Stats.Add(o.rec)
+		pairs.add(o.rec, &res.Stats.Pairs)
 		if o.rec.Ending == ByRefusal {
 			res.Stopped = fmt.Sprintf("game %d void, not scored: %s", o.rec.Index, o.rec.Reason)
 			stop()
 		}
 		if sprt != nil && res.Stopped == "" {
-			sprt.Update(res.Stats.Total)
+			sprt.Update(res.Stats)
 			if sprt.Verdict != SPRTContinue {
 				res.Stopped = "SPRT: " + sprt.Verdict.String()
 				stop()
