@@ -42,6 +42,7 @@ type matchFlags struct {
 	concurrency                int
 	maxPlies                   int
 	sprt                       string
+	drawRule, resignRule       string
 	disagreement               string
 	out                        string
 	pgn                        string
@@ -122,6 +123,14 @@ has said is over. --disagreement scores such a game:
 Hub engines and JSON AI modules state no verdict, and native plays by the
 referee's rules.
 
+--draw and --resign adjudicate games as cutechess-cli's -draw and -resign do,
+on the scores the engines report with their moves (off by default): a draw once
+both engines have scored within a margin of zero for some moves each, from a
+move number on; a loss once the loser has scored itself lost by a margin and
+the winner itself won by as much, each for some moves in a row (two-sided
+always). Such a game ends "adjudicated", in the table, the PGN's Termination
+and the archive.
+
 Progress goes to standard error (a live bar on a terminal, a line per game
 otherwise); the final table, from A's point of view, to standard output: wins,
 losses and draws per colour, score, Elo difference with its 95% interval, and
@@ -173,6 +182,8 @@ position, and the wall time.`,
 	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
 	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1[,model] (e.g. 0,10): model logistic (Elo, on game pairs: the default), normalized (nElo, on game pairs) or trinomial (Elo, on single games)")
+	fl.StringVar(&f.drawRule, "draw", "", "adjudicate a draw once both engines score within S hundredths of a piece of zero for M moves each from move N: movenumber=N,movecount=M,score=S (cutechess-cli's -draw)")
+	fl.StringVar(&f.resignRule, "resign", "", "adjudicate a loss once the loser scores itself S hundredths of a piece or more below zero for M moves in a row and the winner, agreeing, itself as far above: movecount=M,score=S (cutechess-cli's -resign, two-sided)")
 	fl.StringVar(&f.disagreement, "disagreement", "draw", "how to score a game ended by a rules disagreement: void, draw or referee")
 	fl.StringVar(&f.pgn, "pgn", "", "append every game to this Hive PGN file as it ends: the engines, their time controls, the result, how it ended (Termination) and each engine move's score@depth and time (seconds) as a comment")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
@@ -235,6 +246,16 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 			return cfg, fmt.Errorf("--sprt: %w", err)
 		}
 		cfg.SPRT = &t
+	}
+	if f.drawRule != "" {
+		if cfg.Adjudication.Draw, err = referee.ParseDrawRule(f.drawRule); err != nil {
+			return cfg, fmt.Errorf("--draw: %w", err)
+		}
+	}
+	if f.resignRule != "" {
+		if cfg.Adjudication.Resign, err = referee.ParseResignRule(f.resignRule); err != nil {
+			return cfg, fmt.Errorf("--resign: %w", err)
+		}
 	}
 	return cfg, nil
 }

@@ -70,7 +70,7 @@ func (a gameArchive) ended(g *core.Game, result core.Result, ending Ending, reas
 		end.How = "timeout"
 	case ending == ByForfeit:
 		end.How = "forfeit"
-	case ending == ByMoveCap:
+	case ending == ByMoveCap, ending == ByAdjudication:
 		end.How = "adjudication"
 	}
 	a.rec.Ended(end, gameString(g))

@@ -117,6 +117,7 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		return rec, finished
 	}
 	clocks := [2]time.Duration{tcs[0].Clock, tcs[1].Clock}
+	adjudge := adjudicator{rules: cfg.Adjudication}
 	for !g.Over() {
 		if g.MovesPlayed() >= cfg.MaxPlies {
 			return end(core.Draw, ByMoveCap, fmt.Sprintf("move cap (%d plies)", cfg.MaxPlies))
@@ -147,6 +148,9 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		// as the referee does.
 		if rec, finished, ended := hear(engines, "play "+text); ended {
 			return rec, finished
+		}
+		if result, reason, over := adjudge.see(me, eval, g); over && !g.Over() {
+			return end(result, ByAdjudication, reason)
 		}
 	}
 	return end(g.Result(), ByRules, endReason(g))

@@ -57,6 +57,9 @@ type Config struct {
 	// Disagreement is how a game ended by a rules disagreement is scored
 	// (the zero value: a draw).
 	Disagreement DisagreementPolicy
+	// Adjudication ends games early on the engines' agreeing scores;
+	// without rules (the zero value) every game is played out.
+	Adjudication Adjudication
 	// Engine sets up the backends: the log and the timeouts. Its
 	// EngineOptions are ignored: WhiteOptions and BlackOptions apply.
 	Engine translate.Config

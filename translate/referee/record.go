@@ -23,6 +23,9 @@ const (
 	// what the engine cannot read, so the game is void, not the engine's
 	// loss, and the match stops there.
 	ByRefusal
+	// ByAdjudication: both engines' scores agreed on the result for long
+	// enough (Config.Adjudication).
+	ByAdjudication
 )
 
 // GameRecord is one finished game of a match.
