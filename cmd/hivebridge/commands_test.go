@@ -204,15 +204,26 @@ func TestMatchCommandFlags(t *testing.T) {
 		t.Errorf("--openings gave %v from %q", cfg.referee.Openings, cfg.flags.openings)
 	}
 
+	// --engine: a tournament, each entrant's name, spec, options and time
+	// control; the flags' match is what each pairing plays.
+	cfg, _ = mustRun(t, NewCmdMatch, "--engine", "name=new,spec=uhp:./new --fast,option=Threads=1,option=Hash=64,tc=depth=4",
+		"--engine", "name=old,spec=native", "--format", "gauntlet", "--games", "6")
+	if tour := cfg.tournament; tour == nil || tour.Format != referee.Gauntlet || len(tour.Entrants) != 2 ||
+		tour.Entrants[0].Name != "new" || tour.Entrants[0].Spec != "uhp:./new --fast" || strings.Join(tour.Entrants[0].Options, ";") != "Threads=1;Hash=64" ||
+		tour.Entrants[0].TC == nil || tour.Entrants[0].TC.String() != "depth=4" || tour.Entrants[1].TC != nil || tour.Match.Games != 6 {
+		t.Errorf("--engine gave %+v", cfg.tournament)
+	}
+
 	players := []string{"--white", "native", "--black", "native"}
 	refused(t, NewCmdMatch, map[string][]string{
-		`required flag(s) "black" not set`:      {"--white", "native"},
-		"--max-plies must be at least 1, not 0": append(players, "--max-plies", "0"),
-		"--tc: ":                                append(players, "--tc", "fast"),
-		"--black-tc: ":                          append(players, "--black-tc", "depth=x"),
-		"--disagreement: ":                      append(players, "--disagreement", "coin"),
-		"--gametype: ":                          append(players, "--gametype", "Chess"),
-		"--sprt: ":                              append(players, "--sprt", "10"),
+		"--white and --black name the two engines of a match": {"--white", "native"},
+		"--draw: draw adjudication":                           append(players, "--draw", "movecount=3"),
+		"--max-plies must be at least 1, not 0":               append(players, "--max-plies", "0"),
+		"--tc: ":                                              append(players, "--tc", "fast"),
+		"--black-tc: ":                                        append(players, "--black-tc", "depth=x"),
+		"--disagreement: ":                                    append(players, "--disagreement", "coin"),
+		"--gametype: ":                                        append(players, "--gametype", "Chess"),
+		"--sprt: ":                                            append(players, "--sprt", "10"),
 		"--openings and --random-plies exclude each other":  append(players, "--openings", openings, "--random-plies", "2"),
 		"--gametype applies to random openings":             append(players, "--openings", openings, "--gametype", "Base"),
 		"no such file or directory":                         append(players, "--openings", filepath.Join(dir, "missing.txt")),

@@ -330,11 +330,17 @@ func runGamesRatings(cmd *cobra.Command, cfg gamesConfig, store archive.Store) e
 	if cfg.json {
 		return json.NewEncoder(out).Encode(map[string]any{"ratings": ratings, "games": len(outcomes)})
 	}
+	return writeRatings(out, ratings)
+}
+
+// writeRatings writes a table of ratings, best first as archive.Ratings
+// sorts them: the archive's and a tournament's.
+func writeRatings(out io.Writer, ratings []archive.Rating) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "rank\tplayer\telo\t95%\tgames\tscore")
 	for i, r := range ratings {
 		elo, interval := fmt.Sprintf("%+.1f", r.Elo), fmt.Sprintf("%+.1f..%+.1f", r.Low, r.High)
-		if math.IsInf(r.Elo, 0) || math.IsNaN(r.Elo) {
+		if math.IsInf(r.Elo, 0) || math.IsNaN(r.Elo) || r.Games == 0 {
 			elo, interval = "?", r.Note
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%.1f\n", i+1, r.Player, elo, interval, r.Games, r.Score)

@@ -47,6 +47,8 @@ type matchFlags struct {
 	out                        string
 	pgn                        string
 	db                         string
+	engines                    []string // a tournament's entrants (--engine)
+	format                     string
 }
 
 // matchConfig is what the match command runs: the referee's configuration
@@ -55,6 +57,9 @@ type matchFlags struct {
 type matchConfig struct {
 	flags   matchFlags
 	referee referee.Config
+	// tournament, when not nil, is the tournament --engine asks for:
+	// referee is then the match each of its pairings plays.
+	tournament *referee.Tournament
 }
 
 // NewCmdMatch returns the match command: hivebridge as the referee of a
@@ -68,8 +73,8 @@ func NewCmdMatch(runF func(cmd *cobra.Command, cfg matchConfig) error) *cobra.Co
 	}
 	var f matchFlags
 	cmd := &cobra.Command{
-		Use:   "match --white SPEC --black SPEC [flags]",
-		Short: "Referee a match between two engines and rate them",
+		Use:   "match --white SPEC --black SPEC [flags] | match --engine name=N,spec=S --engine ... [--format gauntlet|round-robin] [flags]",
+		Short: "Referee a match between two engines, or a tournament of several, and rate them",
 		Long: `Plays a match between two engines, A (--white) and B (--black), each reached
 through any backend spec (native, "uhp:<program> [args...]", ...). hivebridge
 holds the canonical game: it asks the engine to move for its move, checks it,
@@ -123,6 +128,16 @@ has said is over. --disagreement scores such a game:
 Hub engines and JSON AI modules state no verdict, and native plays by the
 referee's rules.
 
+A tournament: --engine name=NAME,spec=SPEC[,option=Name=Value...][,tc=TC]
+once for each engine (two or more, in place of --white and --black), and
+--format round-robin (each engine with each, the default) or gauntlet (the
+first with each other), as cutechess-cli's -tournament. Each pairing plays a
+match of --games games with the other flags' settings, its engines named by
+NAME in the tables, --pgn and --db; the table gives each pairing's score and
+Elo, then every engine's rating from one maximum-likelihood fit over all the
+games (as games ratings fits the archive's). A tournament takes no --sprt or
+--out.
+
 --draw and --resign adjudicate games as cutechess-cli's -draw and -resign do,
 on the scores the engines report with their moves (off by default): a draw once
 both engines have scored within a margin of zero for some moves each, from a
@@ -156,14 +171,19 @@ forfeits and, apart, of rules disagreements with each one's verdicts and
 position, and the wall time.`,
 		Example: `  hivebridge match --white native --black 'uhp:mzinga-engine' --games 100 --tc movetime=1 --random-plies 4 --concurrency 4
   hivebridge match --white native --black native --white-tc depth=3 --black-tc depth=1 --games 200 --random-plies 4 --seed 1
-  hivebridge match --white 'uhp:./new' --black 'uhp:./old' --games 10000 --tc time=60+1 --sprt 0,10 --out games.tsv`,
+  hivebridge match --white 'uhp:./new' --black 'uhp:./old' --games 10000 --tc time=60+1 --sprt 0,10 --out games.tsv
+  hivebridge match --engine name=new,spec='uhp:./new' --engine name=nokamute,spec='uhp:nokamute uhp' --engine name=native,spec=native --format gauntlet --games 100 --tc movetime=0.5 --pgn gauntlet.pgn`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := f.config(cmd)
 			if err != nil {
 				return err
 			}
-			return runF(cmd, matchConfig{flags: f, referee: cfg})
+			t, err := f.tournament(cfg)
+			if err != nil {
+				return err
+			}
+			return runF(cmd, matchConfig{flags: f, referee: cfg, tournament: t})
 		},
 	}
 	fl := cmd.Flags()
@@ -188,9 +208,71 @@ position, and the wall time.`,
 	fl.StringVar(&f.pgn, "pgn", "", "append every game to this Hive PGN file as it ends: the engines, their time controls, the result, how it ended (Termination) and each engine move's score@depth and time (seconds) as a comment")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
 	registerDB(cmd, &f.db)
-	cmd.MarkFlagRequired("white")
-	cmd.MarkFlagRequired("black")
+	fl.StringArrayVar(&f.engines, "engine", nil, "a tournament's engine, name=NAME,spec=SPEC[,option=Name=Value...][,tc=TC] (repeatable, two or more; in place of --white and --black)")
+	fl.StringVar(&f.format, "format", "round-robin", "how a tournament pairs its engines: round-robin (each with each) or gauntlet (the first with each other)")
 	return cmd
+}
+
+// tournament is the tournament --engine asks for, nil without one.
+func (f *matchFlags) tournament(match referee.Config) (*referee.Tournament, error) {
+	if len(f.engines) == 0 {
+		return nil, nil
+	}
+	switch {
+	case f.white != "" || f.black != "":
+		return nil, errors.New("--engine makes a tournament: --white and --black name a match's two engines instead")
+	case f.sprt != "":
+		return nil, errors.New("--sprt tests two engines: a tournament (--engine) takes none")
+	case f.out != "":
+		return nil, errors.New("--out writes one match's games: a tournament's go to --pgn or --db")
+	}
+	t := &referee.Tournament{Match: match}
+	var err error
+	if t.Format, err = referee.ParseFormat(f.format); err != nil {
+		return nil, fmt.Errorf("--format: %w", err)
+	}
+	for _, text := range f.engines {
+		e, err := parseEntrant(text)
+		if err != nil {
+			return nil, fmt.Errorf("--engine %q: %w", text, err)
+		}
+		t.Entrants = append(t.Entrants, e)
+	}
+	if len(t.Entrants) < 2 {
+		return nil, errors.New("--engine: a tournament needs two engines or more")
+	}
+	return t, nil
+}
+
+// parseEntrant reads one --engine: name=, spec=, option= (repeatable) and
+// tc=, separated by commas, as cutechess-cli's -engine takes them.
+func parseEntrant(s string) (referee.Entrant, error) {
+	var e referee.Entrant
+	for _, part := range strings.Split(s, ",") {
+		key, value, ok := strings.Cut(part, "=")
+		switch key = strings.TrimSpace(key); {
+		case !ok:
+			return e, fmt.Errorf("%q: want key=value", part)
+		case key == "name":
+			e.Name = value
+		case key == "spec":
+			e.Spec = value
+		case key == "option":
+			e.Options = append(e.Options, value)
+		case key == "tc":
+			tc, err := referee.ParseTimeControl(value)
+			if err != nil {
+				return e, err
+			}
+			e.TC = &tc
+		default:
+			return e, fmt.Errorf("unknown key %q: want name, spec, option or tc", key)
+		}
+	}
+	if e.Name == "" || e.Spec == "" {
+		return e, errors.New("name= and spec= are needed")
+	}
+	return e, nil
 }
 
 // config checks the flags and turns them into a match configuration.
@@ -204,6 +286,9 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 	}
 	if f.maxPlies < 1 {
 		return cfg, fmt.Errorf("--max-plies must be at least 1, not %d", f.maxPlies)
+	}
+	if len(f.engines) == 0 && (f.white == "" || f.black == "") {
+		return cfg, errors.New("--white and --black name the two engines of a match (or --engine, two or more, those of a tournament)")
 	}
 	var err error
 	if cfg.Disagreement, err = referee.ParseDisagreementPolicy(f.disagreement); err != nil {
@@ -271,6 +356,10 @@ func runArchivedMatch(cmd *cobra.Command, cfg matchConfig) error {
 		defer store.Close()
 		cfg.referee.Archive = archive.NewKeeper(store, archive.KeeperConfig{Log: logger(cmd)})
 		defer cfg.referee.Archive.Close()
+	}
+	if cfg.tournament != nil {
+		cfg.tournament.Match = cfg.referee
+		return runTournament(cmd, &cfg.flags, *cfg.tournament)
 	}
 	return runMatch(cmd, &cfg.flags, cfg.referee)
 }
@@ -380,6 +469,9 @@ func appendPGN(file *os.File, cfg referee.Config, g referee.GameRecord) error {
 		return err
 	}
 	white, black, whiteTC, blackTC := cfg.White, cfg.Black, cfg.TCOf(true), cfg.TCOf(false)
+	if cfg.WhiteName != "" {
+		white, black = cfg.WhiteName, cfg.BlackName
+	}
 	if !g.AWhite {
 		white, black, whiteTC, blackTC = black, white, blackTC, whiteTC
 	}

@@ -23,8 +23,9 @@ func playerName(e translate.Engine, spec string) string {
 }
 
 // beginArchive starts keeping a game once both engines are ready; the
-// moves of its opening are the opening's.
-func (cfg *Config) beginArchive(g *core.Game, engines [2]translate.Engine, specs [2]string) gameArchive {
+// moves of its opening are the opening's. Each player is named by names,
+// else by its engine's id and spec (playerName).
+func (cfg *Config) beginArchive(g *core.Game, engines [2]translate.Engine, specs, names [2]string) gameArchive {
 	if cfg.Archive == nil {
 		return gameArchive{}
 	}
@@ -32,7 +33,12 @@ func (cfg *Config) beginArchive(g *core.Game, engines [2]translate.Engine, specs
 	if err != nil {
 		return gameArchive{} // a set-up game has no GameString to keep; match openings never are
 	}
-	a := gameArchive{names: [2]string{playerName(engines[0], specs[0]), playerName(engines[1], specs[1])}}
+	a := gameArchive{names: names}
+	for c, name := range names {
+		if name == "" {
+			a.names[c] = playerName(engines[c], specs[c])
+		}
+	}
 	a.rec = cfg.Archive.Begin("match", uhp.FormatGameType(g.Type()), gs.String(), gs.Moves, "opening",
 		archive.Players{White: a.names[core.White], Black: a.names[core.Black]})
 	return a

@@ -88,7 +88,8 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		options []string
 		label   string
 		a       bool
-	}{{cfg.White, cfg.WhiteOptions, "A", true}, {cfg.Black, cfg.BlackOptions, "B", false}}
+		name    string
+	}{{cfg.White, cfg.WhiteOptions, "A", true, cfg.WhiteName}, {cfg.Black, cfg.BlackOptions, "B", false, cfg.BlackName}}
 	if !aWhite {
 		sides[0], sides[1] = sides[1], sides[0]
 	}
@@ -112,7 +113,7 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 			return lose(*failure(core.Color(c), "newgame", err))
 		}
 	}
-	kept = cfg.beginArchive(g, engines, [2]string{sides[0].spec, sides[1].spec})
+	kept = cfg.beginArchive(g, engines, [2]string{sides[0].spec, sides[1].spec}, [2]string{sides[0].name, sides[1].name})
 	if rec, finished, ended := hear(engines, "newgame"); ended {
 		return rec, finished
 	}

@@ -28,6 +28,9 @@ type Config struct {
 	// WhiteOptions and BlackOptions are "Name=Value" engine options of A
 	// and B, checked against what each declares.
 	WhiteOptions, BlackOptions []string
+	// WhiteName and BlackName, when set, name A and B in the archive (a
+	// tournament's entrants); else an engine is named by its id and spec.
+	WhiteName, BlackName string
 	// Games is the number of games to play (at least 1).
 	Games int
 	// GameType is the game type of random openings and of the empty
