@@ -47,6 +47,7 @@ type matchFlags struct {
 	out                        string
 	pgn                        string
 	db                         string
+	resume                     bool
 	engines                    []string // a tournament's entrants (--engine)
 	format                     string
 }
@@ -128,6 +129,13 @@ has said is over. --disagreement scores such a game:
 Hub engines and JSON AI modules state no verdict, and native plays by the
 referee's rules.
 
+--resume goes on with a match an earlier run of the same command left in its
+--out FILE (stopped by Ctrl-C, a crash or SIGKILL): FILE.json, written before
+the first game, must hold the same settings (engines, options, time controls,
+openings, rules; --games may grow); the games FILE holds are counted first and
+not played again, a line the kill cut off is dropped, and the SPRT goes on from
+where it stood.
+
 A tournament: --engine name=NAME,spec=SPEC[,option=Name=Value...][,tc=TC]
 once for each engine (two or more, in place of --white and --black), and
 --format round-robin (each engine with each, the default) or gauntlet (the
@@ -208,6 +216,7 @@ position, and the wall time.`,
 	fl.StringVar(&f.pgn, "pgn", "", "append every game to this Hive PGN file as it ends: the engines, their time controls, the result, how it ended (Termination) and each engine move's score@depth and time (seconds) as a comment")
 	fl.StringVar(&f.out, "out", "", "write every game to this file, a line each (GameString, result, reason, game, who was White, and evals=: each move's score@depth as its engine reported it), and a JSON summary to FILE.json")
 	registerDB(cmd, &f.db)
+	fl.BoolVar(&f.resume, "resume", false, "go on with the match an earlier run left in --out FILE (stopped by Ctrl-C, a crash or SIGKILL): the games it finished are counted, not played again, and the SPRT goes on from where it stood; the settings must be the same")
 	fl.StringArrayVar(&f.engines, "engine", nil, "a tournament's engine, name=NAME,spec=SPEC[,option=Name=Value...][,tc=TC] (repeatable, two or more; in place of --white and --black)")
 	fl.StringVar(&f.format, "format", "round-robin", "how a tournament pairs its engines: round-robin (each with each) or gauntlet (the first with each other)")
 	return cmd
@@ -286,6 +295,9 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 	}
 	if f.maxPlies < 1 {
 		return cfg, fmt.Errorf("--max-plies must be at least 1, not %d", f.maxPlies)
+	}
+	if f.resume && f.out == "" {
+		return cfg, errors.New("--resume needs --out FILE, the games file an earlier run of this match wrote")
 	}
 	if len(f.engines) == 0 && (f.white == "" || f.black == "") {
 		return cfg, errors.New("--white and --black name the two engines of a match (or --engine, two or more, those of a tournament)")
@@ -372,7 +384,7 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 
 	var games *bufio.Writer
 	if f.out != "" {
-		file, err := os.Create(f.out)
+		file, err := openGamesFile(f, &cfg)
 		if err != nil {
 			return err
 		}
@@ -511,7 +523,7 @@ func gameLine(r referee.GameRecord) string {
 	for i, e := range r.Evals {
 		evals[i] = formatEval(e)
 	}
-	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s\tevals=%s", r.GameString, resultName(r), reason, r.Index, white, strings.Join(evals, ";"))
+	return fmt.Sprintf("%s\t%s\t%s\tgame=%d\twhite=%s\tevals=%s\tending=%s", r.GameString, resultName(r), reason, r.Index, white, strings.Join(evals, ";"), r.Ending)
 }
 
 // pgnComment is the --pgn file's comment on an engine's move: what the
@@ -690,8 +702,11 @@ func (v *progressView) done() {
 // the games say nothing of the interval.
 func formatElo(diff, margin float64) string {
 	d := fmt.Sprintf("%+.1f", diff)
-	if math.IsInf(diff, 0) {
+	switch {
+	case math.IsInf(diff, 0):
 		d = map[bool]string{true: "+inf", false: "-inf"}[diff > 0]
+	case math.IsNaN(diff):
+		return "?" // no spread to measure by (normalized Elo of identical results)
 	}
 	switch {
 	case math.IsNaN(margin):
@@ -772,8 +787,12 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 	fmt.Fprintf(w, "LOS (A stronger): %.2f%%\n", 100*t.LOS())
 	if pairs := res.Stats.Pairs; pairs.Pairs() > 0 {
 		e := pairs.Estimate()
-		fmt.Fprintf(w, "Game pairs: %d, %s; Elo %s, nElo %s, LOS %.2f%%\n", pairs.Pairs(), pairs,
-			formatElo(e.Elo, e.EloError), formatElo(e.NElo, e.NEloError), 100*e.LOS)
+		los := "?"
+		if !math.IsNaN(e.LOS) {
+			los = fmt.Sprintf("%.2f%%", 100*e.LOS)
+		}
+		fmt.Fprintf(w, "Game pairs: %d, %s; Elo %s, nElo %s, LOS %s\n", pairs.Pairs(), pairs,
+			formatElo(e.Elo, e.EloError), formatElo(e.NElo, e.NEloError), los)
 	}
 	if e := endings(res.Games); len(e) > 0 {
 		fmt.Fprintf(w, "Endings: %s\n", strings.Join(e, ", "))
@@ -820,6 +839,7 @@ func countEndings(games []referee.GameRecord) (forfeits, disagreements, refusals
 // summary is the JSON written next to the games file. Numbers that can be
 // infinite or undefined are pointers, left out when they are.
 type summary struct {
+	Settings     matchSettings  `json:"settings"`
 	White        string         `json:"white"`
 	Black        string         `json:"black"`
 	WhiteTC      string         `json:"white_tc"`
@@ -924,7 +944,8 @@ func writeSummary(path string, f *matchFlags, cfg referee.Config, res referee.Re
 	elo, margin := t.Elo()
 	conv := func(s referee.Score) wld { return wld{s.Wins, s.Losses, s.Draws} }
 	s := summary{
-		White: cfg.White, Black: cfg.Black,
+		Settings: settingsOf(f, cfg),
+		White:    cfg.White, Black: cfg.Black,
 		WhiteTC: cfg.TCOf(true).String(), BlackTC: cfg.TCOf(false).String(),
 		Openings: openingsText(f, cfg), MaxPlies: cfg.MaxPlies,
 		GamesPlanned: cfg.Games, GamesPlayed: len(res.Games), Concurrency: cfg.Concurrency,

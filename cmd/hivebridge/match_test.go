@@ -96,7 +96,7 @@ func TestMatchSummaryCountsDisagreementsApart(t *testing.T) {
 			t.Errorf("the table has no %q:\n%s", want, table.String())
 		}
 	}
-	if line := gameLine(games[1]); line != position+"\tVoid\t"+games[1].Reason+"\tgame=1\twhite=B\tevals=" {
+	if line := gameLine(games[1]); line != position+"\tVoid\t"+games[1].Reason+"\tgame=1\twhite=B\tevals=\tending=disagreement" {
 		t.Errorf("games file line %q", line)
 	}
 }

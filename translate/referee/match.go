@@ -71,6 +71,11 @@ type Config struct {
 	OnMove func(MoveReport)
 	// Archive, if set, keeps every game as it is played.
 	Archive *archive.Keeper
+	// Resumed are the games an earlier run of this match finished (read
+	// back from its record): they are not played again, and are counted
+	// first, in order, so that the statistics and the SPRT go on from
+	// where they stood.
+	Resumed []GameRecord
 }
 
 // TCOf returns the time control of engine A (engineA true) or B.
@@ -115,6 +120,13 @@ func (cfg *Config) check() error {
 		if err := cfg.SPRT.check(); err != nil {
 			return err
 		}
+	}
+	seen := map[int]bool{}
+	for _, r := range cfg.Resumed {
+		if r.Index < 0 || r.Index >= cfg.Games || seen[r.Index] {
+			return fmt.Errorf("resumed game %d: not a game of this match of %d games, or counted twice", r.Index, cfg.Games)
+		}
+		seen[r.Index] = true
 	}
 	return nil
 }

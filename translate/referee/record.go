@@ -1,6 +1,8 @@
 package referee
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hivebridge/hivebridge/core"
@@ -27,6 +29,28 @@ const (
 	// enough (Config.Adjudication).
 	ByAdjudication
 )
+
+// endingNames are the endings as a match's --out file names them.
+func endingNames() []string {
+	return []string{"rules", "movecap", "forfeit", "disagreement", "refusal", "adjudication"}
+}
+
+func (e Ending) String() string {
+	if names := endingNames(); int(e) < len(names) {
+		return names[e]
+	}
+	return "ending" + strconv.Itoa(int(e))
+}
+
+// ParseEnding reads an ending's name.
+func ParseEnding(s string) (Ending, error) {
+	for i, name := range endingNames() {
+		if s == name {
+			return Ending(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown ending %q", s)
+}
 
 // GameRecord is one finished game of a match.
 type GameRecord struct {

@@ -60,6 +60,44 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 
 	matchCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	var res Result
+	pairs := pairing{}
+	var sprt *SPRTState
+	if cfg.SPRT != nil {
+		sprt = &SPRTState{Test: *cfg.SPRT}
+	}
+	// count takes a finished game into the result, the statistics and
+	// the test, and says whether the match stops there.
+	count := func(rec GameRecord) {
+		res.Games = append(res.Games, rec)
+		res.Stats.Add(rec)
+		pairs.add(rec, &res.Stats.Pairs)
+		if rec.Ending == ByRefusal {
+			res.Stopped = fmt.Sprintf("game %d void, not scored: %s", rec.Index, rec.Reason)
+		}
+		if sprt != nil && res.Stopped == "" {
+			sprt.Update(res.Stats)
+			if sprt.Verdict != SPRTContinue {
+				res.Stopped = "SPRT: " + sprt.Verdict.String()
+			}
+		}
+	}
+	// The games of an earlier run come first, in order, as they were
+	// counted then: the test goes on from where it stood.
+	done := make([]bool, cfg.Games)
+	for _, rec := range cfg.Resumed {
+		done[rec.Index] = true
+		if res.Stopped == "" {
+			count(rec)
+		}
+	}
+	var todo []int
+	for i := range cfg.Games {
+		if !done[i] && res.Stopped == "" {
+			todo = append(todo, i)
+		}
+	}
+
 	jobs := make(chan int)
 	results := make(chan outcome)
 	var wg sync.WaitGroup
@@ -67,7 +105,7 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 	go func() { // the feeder: one game number per free worker
 		defer wg.Done()
 		defer close(jobs)
-		for i := range cfg.Games {
+		for _, i := range todo {
 			select {
 			case jobs <- i:
 			case <-matchCtx.Done():
@@ -75,7 +113,7 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 			}
 		}
 	}()
-	workers := min(cfg.Concurrency, cfg.Games)
+	workers := min(cfg.Concurrency, len(todo))
 	var running atomic.Int32 // games being played, for Progress only
 	for range workers {
 		wg.Add(1)
@@ -94,29 +132,13 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 		close(results)
 	}()
 
-	var res Result
-	pairs := pairing{}
-	var sprt *SPRTState
-	if cfg.SPRT != nil {
-		sprt = &SPRTState{Test: *cfg.SPRT}
-	}
 	for o := range results { // read to the end, so no worker is left blocked
 		if !o.finished || res.Stopped != "" {
 			continue
 		}
-		res.Games = append(res.Games, o.rec)
-		res.Stats.Add(o.rec)
-		pairs.add(o.rec, &res.Stats.Pairs)
-		if o.rec.Ending == ByRefusal {
-			res.Stopped = fmt.Sprintf("game %d void, not scored: %s", o.rec.Index, o.rec.Reason)
+		count(o.rec)
+		if res.Stopped != "" {
 			stop()
-		}
-		if sprt != nil && res.Stopped == "" {
-			sprt.Update(res.Stats)
-			if sprt.Verdict != SPRTContinue {
-				res.Stopped = "SPRT: " + sprt.Verdict.String()
-				stop()
-			}
 		}
 		if progress != nil {
 			p := Progress{Game: o.rec, Done: len(res.Games), Total: cfg.Games, InFlight: int(running.Load()), Stats: res.Stats}

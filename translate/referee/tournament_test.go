@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
@@ -86,6 +87,50 @@ func TestTournamentGauntletAndRefusals(t *testing.T) {
 	} {
 		if _, err := referee.RunTournament(context.Background(), c.tour, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("RunTournament: %v, want an error saying %q", err, c.want)
+		}
+	}
+}
+
+// TestRunResumed: the games an earlier run finished are counted first and
+// not played again; when they decide the SPRT already, nothing is played;
+// a game beyond the match, or one given twice, is refused.
+func TestRunResumed(t *testing.T) {
+	cfg := matchConfig(t, "native", "native", 6, "depth=1")
+	cfg.RandomPlies, cfg.MaxPlies = 2, 40
+	first, err := referee.Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resumed = first.Games[:4]
+	var played []int
+	again, err := referee.Run(context.Background(), cfg, func(p referee.Progress) { played = append(played, p.Game.Index) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Games) != 6 || again.Stats != first.Stats || len(played) != 2 || played[0] < 4 || played[1] < 4 {
+		t.Errorf("resumed after 4 games: %d games, stats %+v (first run %+v), played %v", len(again.Games), again.Stats, first.Stats, played)
+	}
+	// An SPRT that the resumed games decide: H0 of 0..400 after pairs
+	// that split evenly.
+	sprt, _ := referee.ParseSPRT("0,400")
+	cfg.SPRT = &sprt
+	cfg.Resumed = nil
+	for i := range 4 {
+		g := first.Games[0]
+		g.Index, g.AWhite = i, i%2 == 0
+		g.Result = core.WhiteWins // A wins as White, loses as Black: every pair WL
+		cfg.Resumed = append(cfg.Resumed, g)
+	}
+	played = nil
+	decided, err := referee.Run(context.Background(), cfg, func(p referee.Progress) { played = append(played, p.Game.Index) })
+	if err != nil || decided.SPRT.Verdict != referee.SPRTH0 || len(played) != 0 || decided.Stopped != "SPRT: H0 accepted" {
+		t.Errorf("resumed games deciding the SPRT: %v, stopped %q, played %v, SPRT %+v", err, decided.Stopped, played, decided.SPRT)
+	}
+	cfg.SPRT = nil
+	for _, bad := range [][]referee.GameRecord{{{Index: 6}}, {{Index: 1}, {Index: 1}}} {
+		cfg.Resumed = bad
+		if _, err := referee.Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "resumed game") {
+			t.Errorf("resumed %+v: %v", bad, err)
 		}
 	}
 }
