@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -797,6 +798,10 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 	if e := endings(res.Games); len(e) > 0 {
 		fmt.Fprintf(w, "Endings: %s\n", strings.Join(e, ", "))
 	}
+	if o := overheadOf(res.Games); o.moves > 0 {
+		fmt.Fprintf(w, "Referee overhead per move (charged to no clock): p50 %s, p99 %s, max %s over %d moves; time losses: %d\n",
+			o.p50, o.p99, o.max, o.moves, o.timeLosses)
+	}
 	if forfeits, disagreements, refusals := countEndings(res.Games); forfeits+disagreements+refusals > 0 {
 		how := map[referee.DisagreementPolicy]string{
 			referee.DisagreementDraw:    "scored as draws",
@@ -817,6 +822,40 @@ func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Resu
 		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g (%s; alpha %g, beta %g): LLR %.2f%s, bounds [%.2f, %.2f]: %s\n",
 			s.Test.Elo0, s.Test.Elo1, s.Test.Model.Describe(), s.Test.Alpha, s.Test.Beta, s.LLR, beside, s.Lower, s.Upper, s.Verdict)
 	}
+}
+
+// overhead is the referee's own time between an engine's answer and the
+// next engine's asking (referee.Eval.Overhead), over a match's moves, and
+// the games lost on time: what says whether the referee, not the engines,
+// made anyone lose on time (fastchess publishes the same two figures).
+type overhead struct {
+	p50, p99, max time.Duration
+	moves         int
+	timeLosses    int
+}
+
+func overheadOf(games []referee.GameRecord) overhead {
+	var all []time.Duration
+	var o overhead
+	for _, g := range games {
+		if g.Ending == referee.ByForfeit && strings.Contains(g.Reason, "loses on time") {
+			o.timeLosses++
+		}
+		for _, e := range g.Evals {
+			if e.Overhead > 0 {
+				all = append(all, e.Overhead)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return o
+	}
+	slices.Sort(all)
+	at := func(q float64) time.Duration {
+		return all[min(len(all)-1, int(q*float64(len(all))))].Round(time.Microsecond)
+	}
+	o.p50, o.p99, o.max, o.moves = at(0.5), at(0.99), all[len(all)-1].Round(time.Microsecond), len(all)
+	return o
 }
 
 // countEndings counts the games lost by an engine's failure and, apart,
@@ -865,6 +904,9 @@ type summary struct {
 	DisagreementPolicy string                `json:"disagreement_policy"`
 	Disagreements      []disagreementSummary `json:"disagreements,omitempty"`
 	Pairs              *pairsSummary         `json:"pairs,omitempty"`
+	OverheadP50MS      float64               `json:"referee_overhead_p50_ms"`
+	OverheadP99MS      float64               `json:"referee_overhead_p99_ms"`
+	TimeLosses         int                   `json:"time_losses"`
 	SPRT               *sprtSummary          `json:"sprt,omitempty"`
 	Stopped            string                `json:"stopped,omitempty"`
 	WallSeconds        float64               `json:"wall_seconds"`
@@ -955,6 +997,8 @@ func writeSummary(path string, f *matchFlags, cfg referee.Config, res referee.Re
 		GamesFile: f.out,
 	}
 	s.Forfeits, s.RulesDisagreements, s.Refusals = countEndings(res.Games)
+	o := overheadOf(res.Games)
+	s.OverheadP50MS, s.OverheadP99MS, s.TimeLosses = o.p50.Seconds()*1000, o.p99.Seconds()*1000, o.timeLosses
 	s.DisagreementPolicy = cfg.Disagreement.String()
 	for _, g := range res.Games {
 		if g.Disagree != nil {

@@ -128,6 +128,7 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		if f != nil {
 			return lose(*f)
 		}
+		answered := time.Now()
 		rec.Evals = append(rec.Evals, eval)
 		if cfg.OnMove != nil {
 			cfg.OnMove(MoveReport{Game: i, A: sides[me].a, Ply: g.MovesPlayed() + 1, Eval: eval})
@@ -152,6 +153,9 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		}
 		if result, reason, over := adjudge.see(me, eval, g); over && !g.Over() {
 			return end(result, ByAdjudication, reason)
+		}
+		if !g.Over() {
+			rec.Evals[len(rec.Evals)-1].Overhead = time.Since(answered)
 		}
 	}
 	return end(g.Result(), ByRules, endReason(g))

@@ -80,6 +80,11 @@ type Eval struct {
 	// Took is the time from the referee's asking to the engine's
 	// answer, as the referee measured it (and charged to a clock).
 	Took time.Duration
+	// Overhead is the referee's own time after the answer, charged to no
+	// clock: checking the move, playing it to both engines and hearing
+	// their verdicts, until the next engine is asked (zero for the move
+	// that ended the game).
+	Overhead time.Duration
 }
 
 // MoveReport tells, as a game goes on, how the engine that just moved
