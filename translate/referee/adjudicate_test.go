@@ -3,6 +3,7 @@ package referee
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
@@ -101,5 +102,27 @@ func TestParseAdjudicationRules(t *testing.T) {
 	}
 	if _, err := ParseResignRule("movecount=0,score=300"); err == nil {
 		t.Error("a resign rule of 0 moves is taken")
+	}
+}
+
+// TestLagReserve: twice the largest lag of the last eight answers is kept
+// back; a lag forgotten after eight more answers is no longer; an answer
+// earlier than its time is no lag.
+func TestLagReserve(t *testing.T) {
+	var l lag
+	if l.reserve() != 0 {
+		t.Fatalf("a fresh lag reserves %v", l.reserve())
+	}
+	l.add(30 * time.Millisecond)
+	l.add(-5 * time.Millisecond)
+	l.add(4 * time.Millisecond)
+	if l.reserve() != 60*time.Millisecond {
+		t.Errorf("reserve %v, want 60ms", l.reserve())
+	}
+	for range 7 {
+		l.add(2 * time.Millisecond)
+	}
+	if l.reserve() != 8*time.Millisecond {
+		t.Errorf("after eight more answers the reserve is %v, want 8ms", l.reserve())
 	}
 }

@@ -118,13 +118,14 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 		return rec, finished
 	}
 	clocks := [2]time.Duration{tcs[0].Clock, tcs[1].Clock}
+	var lags [2]lag
 	adjudge := adjudicator{rules: cfg.Adjudication}
 	for !g.Over() {
 		if g.MovesPlayed() >= cfg.MaxPlies {
 			return end(core.Draw, ByMoveCap, fmt.Sprintf("move cap (%d plies)", cfg.MaxPlies))
 		}
 		me := g.ToMove()
-		m, eval, f := cfg.askMove(ctx, engines[me], tcs[me], &clocks[me], me, g)
+		m, eval, f := cfg.askMove(ctx, engines[me], tcs[me], &clocks[me], &lags[me], me, g)
 		if f != nil {
 			return lose(*f)
 		}
@@ -163,12 +164,13 @@ func (cfg *Config) playGame(ctx context.Context, i int, start *core.Game) (rec G
 
 // askMove asks the engine of colour me for its move within its time
 // control, charging its clock if it has one, and returns with the move what
-// the engine last said of it.
-func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeControl, clock *time.Duration, me core.Color, g *core.Game) (core.Move, Eval, *forfeit) {
+// the engine last said of it. On a clock the engine is given a share of
+// what its clock holds beyond the lag its answers have shown (lag).
+func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeControl, clock *time.Duration, lagged *lag, me core.Color, g *core.Game) (core.Move, Eval, *forfeit) {
 	limit := engine.Limit{Depth: tc.Depth, Time: tc.MoveTime}
 	moveCtx := ctx
 	if tc.Clock > 0 {
-		limit = engine.Limit{Time: tc.allocation(*clock)}
+		limit = engine.Limit{Time: tc.allocation(*clock - lagged.reserve())}
 		// The engine has lost once its clock is out: no point waiting.
 		var cancel context.CancelFunc
 		moveCtx, cancel = context.WithTimeout(ctx, *clock)
@@ -179,6 +181,7 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 	m, err := e.BestMove(moveCtx, limit, func(p engine.Progress) { last = p })
 	took := time.Since(asked)
 	if tc.Clock > 0 {
+		lagged.add(took - limit.Time)
 		if took > *clock {
 			return core.NoMove, Eval{}, &forfeit{color: me, why: fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))}
 		}
