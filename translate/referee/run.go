@@ -67,7 +67,7 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 		sprt = &SPRTState{Test: *cfg.SPRT}
 	}
 	// count takes a finished game into the result, the statistics and
-	// the test, and says whether the match stops there.
+	// the test, and sets res.Stopped when the match stops there.
 	count := func(rec GameRecord) {
 		res.Games = append(res.Games, rec)
 		res.Stats.Add(rec)
@@ -82,8 +82,8 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (Result, erro
 			}
 		}
 	}
-	// The games of an earlier run come first, in order, as they were
-	// counted then: the test goes on from where it stood.
+	// The games of an earlier run come first, in the order they finished
+	// then: the test goes on from where it stood.
 	done := make([]bool, cfg.Games)
 	for _, rec := range cfg.Resumed {
 		done[rec.Index] = true
