@@ -28,6 +28,7 @@ output (the same as "hivebridge uhp"), answered by its native searcher.`,
 	root.PersistentFlags().String("log-level", "warn", "what to log on standard error: debug, info, warn, error or disabled")
 	root.AddCommand(NewCmdUHP(nil), NewCmdPerft(nil), NewCmdServe(nil), NewCmdBench(nil), NewCmdMatch(nil),
 		NewCmdHivejson(nil), NewCmdHub(nil), NewCmdTune(nil), NewCmdGames(gamesRuns{}))
+	root.AddCommand(NewCmdBot(nil))
 	return root
 }
 
