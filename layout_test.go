@@ -55,7 +55,7 @@ var rules = map[string]rule{
 	"translate/archive":        {module: []string{"core", "protocols/uhp", "translate/records"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog", "modernc.org/sqlite"}},
 	"translate/pairing":        {module: []string{"core", "core/engine", "protocols/uhp"}},
 	"translate/pairing/pgpair": {module: []string{"core", "core/engine", "protocols/uhp", "translate/archive", "translate/pairing"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},
-	"translate/referee":        {module: []string{"core", "core/engine", "protocols/hub", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/rs/zerolog"}},
+	"translate/referee":        {module: []string{"core", "core/engine", "protocols/hub", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},
 	"translate/daemon":         {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair", "translate/records"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
 	"internal/allowlist":       {},
 	"internal/accept":          {},
