@@ -58,12 +58,14 @@ var rules = map[string]rule{
 	"translate/archive":        {module: []string{"core", "protocols/uhp", "translate/records"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog", "modernc.org/sqlite"}},
 	"translate/pairing":        {module: []string{"core", "core/engine", "protocols/uhp"}},
 	"translate/pairing/pgpair": {module: []string{"core", "core/engine", "protocols/uhp", "translate/archive", "translate/pairing"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},
-	"translate/referee":        {module: []string{"core", "core/engine", "protocols/hub", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/rs/zerolog"}},
-	"translate/daemon":         {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair", "translate/records"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
-	"internal/allowlist":       {},
-	"internal/accept":          {},
-	"internal/syncbuf":         {},
-	"internal/pgtest":          {},
+	"translate/referee":        {module: []string{"core", "core/engine", "protocols/hub", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},
+	// bot plays for hivegame.com's bot accounts through any backend.
+	"translate/bot":      {module: []string{"ai", "core", "core/engine", "protocols/hivegame", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
+	"translate/daemon":   {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair", "translate/records"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
+	"internal/allowlist": {},
+	"internal/accept":    {},
+	"internal/syncbuf":   {},
+	"internal/pgtest":    {},
 	// Test set-up, imported by tests only: archivetest, each database and
 	// the archive read back (the daemon's and the command's tests);
 	// uhptest, games loaded from and described as GameStrings; enginetest,
@@ -77,7 +79,6 @@ var rules = map[string]rule{
 	// games by core's rules and reads moves with UHP's codec; it knows
 	// nothing of the client it tests (protocols/hivegame).
 	"internal/hivegametest": {module: []string{"core", "protocols/uhp"}},
-	"translate/bot":         {module: []string{"ai", "core", "core/engine", "protocols/hivegame", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
 	"internal/fakeengine":   {module: []string{"ai", "core", "core/engine", "protocols/hub", "protocols/uhp", "translate"}},
 	"cmd/hivebridge/web":    {},
 	"cmd/hivebridge":        {module: []string{"*"}, external: []string{"*"}},

@@ -51,6 +51,8 @@ type matchFlags struct {
 	resume                     bool
 	engines                    []string // a tournament's entrants (--engine)
 	format                     string
+	whiteName, blackName       string
+	test                       testFlags // a distributed test's (distributed.go)
 }
 
 // matchConfig is what the match command runs: the referee's configuration
@@ -75,7 +77,7 @@ func NewCmdMatch(runF func(cmd *cobra.Command, cfg matchConfig) error) *cobra.Co
 	}
 	var f matchFlags
 	cmd := &cobra.Command{
-		Use:   "match --white SPEC --black SPEC [flags] | match --engine name=N,spec=S --engine ... [--format gauntlet|round-robin] [flags]",
+		Use:   "match --white SPEC --black SPEC [flags] | match --engine name=N,spec=S --engine ... [--format gauntlet|round-robin] [flags] | match --db postgres://... --status [ID]",
 		Short: "Referee a match between two engines, or a tournament of several, and rate them",
 		Long: `Plays a match between two engines, A (--white) and B (--black), each reached
 through any backend spec (native, "uhp:<program> [args...]", ...). hivebridge
@@ -147,6 +149,20 @@ Elo, then every engine's rating from one maximum-likelihood fit over all the
 games (as games ratings fits the archive's). A tournament takes no --sprt or
 --out.
 
+--distributed (with --db postgres://...) makes the match a test kept in
+PostgreSQL, its settings in a table and each game pair a row, played by
+"hivebridge worker" processes on any number of machines: each claims a pair for
+a lease it renews while it plays, a worker that dies loses its pair when its
+lease runs out and another plays it again, and every pair counts once. The
+command creates the test, plays no game itself, shows the progress until the
+SPRT decides or every pair is done, then prints the table. Ctrl-C leaves the
+test going on in the database: --test ID follows it again (a larger --games
+gives it more games), and --status [ID] prints where a test stands (the latest
+by default): the games, A's wins, draws and losses, the game pairs, Elo, the
+LLR and its bounds, and each worker's games. --white-name and --black-name name
+the engines (their specs by default): a worker's --engine NAME=SPEC plays one
+with a spec of its own machine, and the archive names the players so.
+
 --draw and --resign adjudicate games as cutechess-cli's -draw and -resign do,
 on the scores the engines report with their moves (off by default): a draw once
 both engines have scored within a margin of zero for some moves each, from a
@@ -182,8 +198,16 @@ position, and the wall time.`,
   hivebridge match --white native --black native --white-tc depth=3 --black-tc depth=1 --games 200 --random-plies 4 --seed 1
   hivebridge match --white 'uhp:./new' --black 'uhp:./old' --games 10000 --tc time=60+1 --sprt 0,10 --out games.tsv
   hivebridge match --engine name=new,spec='uhp:./new' --engine name=nokamute,spec='uhp:nokamute uhp' --engine name=native,spec=native --format gauntlet --games 100 --tc movetime=0.5 --pgn gauntlet.pgn`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if f.test.status { // its argument is the test's id
+				return cobra.MaximumNArgs(1)(cmd, args)
+			}
+			return cobra.NoArgs(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if handled, err := runTestView(cmd, &f, args); handled {
+				return err
+			}
 			cfg, err := f.config(cmd)
 			if err != nil {
 				return err
@@ -220,6 +244,9 @@ position, and the wall time.`,
 	fl.BoolVar(&f.resume, "resume", false, "go on with the match an earlier run left in --out FILE (stopped by Ctrl-C, a crash or SIGKILL): the games it finished are counted, not played again, and the SPRT goes on from where it stood; the settings must be the same")
 	fl.StringArrayVar(&f.engines, "engine", nil, "a tournament's engine, name=NAME,spec=SPEC[,option=Name=Value...][,tc=TC] (repeatable, two or more; in place of --white and --black)")
 	fl.StringVar(&f.format, "format", "round-robin", "how a tournament pairs its engines: round-robin (each with each) or gauntlet (the first with each other)")
+	fl.StringVar(&f.whiteName, "white-name", "", "engine A's name in the archive (and, in a distributed test, the name workers' --engine maps); default its spec in a distributed test, its id and spec otherwise")
+	fl.StringVar(&f.blackName, "black-name", "", "engine B's name, as --white-name")
+	f.test.register(cmd)
 	return cmd
 }
 
@@ -290,6 +317,7 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 	cfg := referee.Config{
 		White: f.white, Black: f.black,
 		WhiteOptions: f.whiteOptions, BlackOptions: f.blackOptions,
+		WhiteName: f.whiteName, BlackName: f.blackName,
 		Games: f.games, RandomPlies: f.randomPlies, Seed: f.seed,
 		Concurrency: f.concurrency, MaxPlies: f.maxPlies,
 		Engine: translate.Config{Log: logger(cmd)},
@@ -299,6 +327,9 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 	}
 	if f.resume && f.out == "" {
 		return cfg, errors.New("--resume needs --out FILE, the games file an earlier run of this match wrote")
+	}
+	if (f.whiteName == "") != (f.blackName == "") {
+		return cfg, errors.New("--white-name and --black-name name both engines, or neither")
 	}
 	if len(f.engines) == 0 && (f.white == "" || f.black == "") {
 		return cfg, errors.New("--white and --black name the two engines of a match (or --engine, two or more, those of a tournament)")
@@ -361,6 +392,9 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 // runArchivedMatch opens the archive of --db, unless it is none, and plays
 // the match with its games kept there.
 func runArchivedMatch(cmd *cobra.Command, cfg matchConfig) error {
+	if cfg.flags.test.distributed {
+		return runDistributed(cmd, cfg)
+	}
 	store, err := archive.Open(cmd.Context(), cfg.flags.db, "match")
 	if err != nil {
 		return err
