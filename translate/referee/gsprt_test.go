@@ -141,3 +141,22 @@ func TestPairCounts(t *testing.T) {
 		t.Errorf("pairing counted %+v", got)
 	}
 }
+
+// TestGSPRTRecordedPairs: the pair counts of two 2,000-game matches this
+// project played (the native searcher against itself, concurrency 8,
+// 1 s + 0.01 s: README, "Engine testing at scale"), their LLRs worked
+// independently in 40-digit decimal arithmetic with Newton's method
+// (testdata/llr.py, which prints them), to 1e-6.
+func TestGSPRTRecordedPairs(t *testing.T) {
+	for _, c := range []struct {
+		penta                []int
+		elo0, elo1           float64
+		logistic, normalized float64
+	}{
+		{[]int{197, 25, 577, 22, 179}, 0, 10, -2.510063661393771, -2.102512807709817},
+		{[]int{203, 31, 538, 35, 193}, -5, 5, -0.5580998986269751, -0.5070034863307452},
+	} {
+		closeTo(t, fmt.Sprint(c.penta, " logistic"), llrLogistic(c.penta, c.elo0, c.elo1), c.logistic, 1e-6)
+		closeTo(t, fmt.Sprint(c.penta, " normalized"), llrNormalized(c.penta, c.elo0, c.elo1), c.normalized, 1e-6)
+	}
+}
