@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,14 +15,18 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/rs/zerolog"
+
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/internal/pgtest"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/records"
+	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
-// The browser tests of game files: a record dropped on the page or chosen
+// The browser tests of game files (a record dropped on the page or chosen
 // with the file picker is replayed, and the game shown is downloaded as PGN
-// and read back by games convert.
+// and read back by games convert) and of the match tests' dialog.
 
 // realRecord reads one of the real records kept beside the codecs, with
 // its GameString by hivebridge's reading of it.
@@ -237,4 +242,67 @@ func testOpenSGFAndDownloadLive(t *testing.T, browser context.Context) {
 	if back := convertBack(t, saved); !slices.Equal(back, []string{live}) {
 		t.Fatalf("the downloaded live game converts to %q, the page played %q", back, live)
 	}
+}
+
+// TestBrowserMatchTests: a distributed test of four games between two
+// native engines, played by one worker in a PostgreSQL archive; the daemon
+// on that archive shows it in the Tests dialog with engine A's results, the
+// pair counts and the LLR as the database holds them, and the test's row
+// opens the games its worker played. A test of its own, with a browser of
+// its own started once the test is played, so that PostgreSQL and the
+// match take nothing of the browser tests' deadlines.
+func TestBrowserMatchTests(t *testing.T) {
+	path := chromium(t)
+	db := pgtest.Start(t).URL
+	coordinator := startProc(t, "match", "--db", db, "--distributed", "--white", "native", "--black", "native",
+		"--white-name", "deep", "--black-name", "shallow", "--white-tc", "depth=2", "--black-tc", "depth=1",
+		"--games", "4", "--random-plies", "2", "--seed", "3", "--sprt", "0,200", "--poll", "100ms")
+	worker := startProc(t, "worker", "--db", db, "--name", "w1", "--lease", "5s", "--poll", "100ms", "--exit-idle")
+	coordinator.exit(t, 40*time.Second, 0)
+	worker.exit(t, 20*time.Second, 0)
+	ctx := context.Background()
+	tests, err := referee.OpenTests(ctx, db, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tests.Close()
+	id, err := tests.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := tests.Status(ctx, id)
+	if err != nil || st.SPRT == nil {
+		t.Fatalf("the test in the database: %+v, %v", st, err)
+	}
+
+	d := startDaemon(t, "--db", db)
+	p := openPage(t, newBrowser(t, path), "http://"+d.httpAddr+"/")
+	p.click("#tests-open")
+	row := fmt.Sprintf(`#tests-table tr[data-id="%d"]`, id)
+	p.waitFor(fmt.Sprintf(`document.getElementById('tests-table').getAttribute('aria-busy') === 'false' && !!document.querySelector(%q)`, row))
+	var shown map[string]string
+	p.eval(fmt.Sprintf(`(() => { const r = document.querySelector(%q); const c = (k) => r.querySelector('.' + k).textContent;
+  return { engines: c('engines'), tc: c('tc'), state: c('state'), games: c('games'), wdl: c('wdl'), ptnml: c('ptnml'), llr: c('llr') }; })()`, row), &shown)
+	total, penta := st.Stats.Total, st.Stats.Pairs.Pentanomial()
+	want := map[string]string{
+		"engines": "deep vs shallow", "tc": "depth=2 / depth=1", "state": string(st.State), "games": fmt.Sprintf("%d of 4", 2*st.PairsDone),
+		"wdl":   fmt.Sprintf("%d / %d / %d", total.Wins, total.Draws, total.Losses),
+		"ptnml": fmt.Sprintf("[%d, %d, %d, %d, %d]", penta[0], penta[1], penta[2], penta[3], penta[4]),
+	}
+	for k, v := range want {
+		if shown[k] != v {
+			t.Errorf("the Tests dialog shows %s %q, the database %q", k, shown[k], v)
+		}
+	}
+	if !strings.HasPrefix(shown["llr"], fmt.Sprintf("%.2f (%.2f, %.2f) [0, 200] logistic", st.SPRT.LLR, st.SPRT.Lower, st.SPRT.Upper)) {
+		t.Errorf("the Tests dialog shows the LLR as %q, the database %+v", shown["llr"], st.SPRT)
+	}
+	p.click(row + " .test-open")
+	p.waitFor(`!document.getElementById('test-detail').hidden && document.querySelectorAll('#test-workers tbody tr').length === 1`)
+	var worker1 []string
+	p.eval(`[...document.querySelectorAll('#test-workers tbody td')].map((td) => td.textContent)`, &worker1)
+	if len(worker1) != 3 || worker1[0] != "w1" || worker1[1] != fmt.Sprint(2*st.PairsDone) {
+		t.Errorf("the test's workers are shown as %q", worker1)
+	}
+	p.screenshot(screenshotDir(t), "viewer-tests.png")
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/pairing"
+	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
 // Config sets up a daemon: what the flags of hivebridge serve say, with
@@ -111,6 +112,7 @@ type Server struct {
 	fallbackPool *translate.Pool // fallback's engines, when there is one
 	jsonServer   *hivejson.Server
 	pairing      pairing.Pairing // nil without --pair-viewers
+	tests        *referee.Tests  // a PostgreSQL archive's match tests; nil for any other
 	metrics      *metrics
 	archive      *serverArchive // nil with --db none
 	logins       *loginLog
@@ -225,6 +227,9 @@ func New(cfg Config) (_ *Server, err error) {
 	if err := s.openPairing(s.hardStop); err != nil {
 		return nil, err
 	}
+	if err := s.openTests(s.hardStop); err != nil {
+		return nil, err
+	}
 	for _, lc := range []struct {
 		name, addr string
 		serve      func(net.Conn)
@@ -336,6 +341,9 @@ func (s *Server) Close() error {
 		}
 		if s.pairing != nil {
 			s.pairing.Close()
+		}
+		if s.tests != nil {
+			s.tests.Close()
 		}
 		if s.archive != nil {
 			s.archive.close()

@@ -119,3 +119,17 @@ func TestPostRecordsRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestTestsWithoutPostgres: a daemon whose archive is not PostgreSQL keeps
+// no match tests, and says where they live.
+func TestTestsWithoutPostgres(t *testing.T) {
+	mux := http.NewServeMux()
+	(&Server{}).testsRoutes(mux)
+	for _, path := range []string{"/tests", "/tests/1"} {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 404 || !strings.Contains(w.Body.String(), "they live in a PostgreSQL archive") {
+			t.Errorf("GET %s: %d %s", path, w.Code, w.Body.String())
+		}
+	}
+}

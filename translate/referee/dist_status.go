@@ -66,6 +66,35 @@ func (t *Tests) Summary(ctx context.Context, id int64) (TestStatus, error) {
 	return summary(ctx, tx, id)
 }
 
+// List reads the newest n tests' rows (Summary), newest first: the web
+// page's list of tests.
+func (t *Tests) List(ctx context.Context, n int) ([]TestStatus, error) {
+	ctx, cancel := query(ctx)
+	defer cancel()
+	tx, err := t.db.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback(ctx)
+	rows, err := tx.Query(ctx, `SELECT id FROM match_tests ORDER BY id DESC LIMIT $1`, n)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TestStatus, 0, len(ids))
+	for _, id := range ids {
+		st, err := summary(ctx, tx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
 func summary(ctx context.Context, tx pgx.Tx, id int64) (TestStatus, error) {
 	st := TestStatus{ID: id}
 	var (

@@ -22,6 +22,7 @@ func TestHandlerServes(t *testing.T) {
 		"/assets/uhp.js":     {200, "text/javascript; charset=utf-8", "export class UHPConnection"},
 		"/assets/archive.js": {200, "text/javascript; charset=utf-8", "export function setupArchive"},
 		"/assets/records.js": {200, "text/javascript; charset=utf-8", "export function setupRecords"},
+		"/assets/tests.js":   {200, "text/javascript; charset=utf-8", "export function setupTests"},
 		"/assets/viewer.css": {200, "text/css; charset=utf-8", ".board"},
 		"/assets/icon.svg":   {200, "image/svg+xml", "<svg"},
 		"/assets/":           {404, "", ""},

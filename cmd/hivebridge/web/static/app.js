@@ -8,6 +8,7 @@ import { UHPConnection, ConnectionClosed } from './uhp.js';
 import { drawBoard, pieceIcon } from './board.js';
 import { setupArchive, renderReplay, renderReplayHistory, replayPosition, replayWords } from './archive.js';
 import { setupRecords } from './records.js';
+import { setupTests } from './tests.js';
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = 'hivebridge.token';
@@ -861,6 +862,7 @@ function setupControls() {
   $('reconnect').addEventListener('click', start);
   setupArchive({ state, render, announce, replaceGame, authHeaders });
   setupRecords({ state, authHeaders, playerName });
+  setupTests({ authHeaders });
   $('copy').addEventListener('click', async () => {
     const text = $('current-gamestring').value;
     try {
