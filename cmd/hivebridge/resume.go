@@ -29,6 +29,8 @@ import (
 type matchSettings struct {
 	White        string   `json:"white"`
 	Black        string   `json:"black"`
+	WhiteName    string   `json:"white_name,omitempty"`
+	BlackName    string   `json:"black_name,omitempty"`
 	WhiteOptions []string `json:"white_options"`
 	BlackOptions []string `json:"black_options"`
 	WhiteTC      string   `json:"white_tc"`
@@ -43,7 +45,8 @@ type matchSettings struct {
 
 func settingsOf(f *matchFlags, cfg referee.Config) matchSettings {
 	return matchSettings{
-		White: cfg.White, Black: cfg.Black, WhiteOptions: cfg.WhiteOptions, BlackOptions: cfg.BlackOptions,
+		White: cfg.White, Black: cfg.Black, WhiteName: cfg.WhiteName, BlackName: cfg.BlackName,
+		WhiteOptions: cfg.WhiteOptions, BlackOptions: cfg.BlackOptions,
 		WhiteTC: cfg.TCOf(true).String(), BlackTC: cfg.TCOf(false).String(), Openings: openingsText(f, cfg),
 		MaxPlies: cfg.MaxPlies, Disagreement: cfg.Disagreement.String(), SPRT: f.sprt, Draw: f.drawRule, Resign: f.resignRule,
 	}
