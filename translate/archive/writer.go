@@ -20,15 +20,12 @@ import (
 // it committed at once. So a busy daemon commits moves by the hundred,
 // and a session that plays fast waits no longer than for its own commit.
 type writer struct {
-	// statements are the writer's prepared statements, by their text:
-	// only the writer's goroutine uses them.
-	statements map[string]*sql.Stmt
-	queue      chan *writeOp
-	hurried    chan struct{} // a session has started waiting
-	waiting    atomic.Int64  // sessions waiting for a write now
-	gather     time.Duration // how long a patient write waits for company
-	stop       chan struct{}
-	done       chan struct{}
+	queue   chan *writeOp
+	hurried chan struct{} // a session has started waiting
+	waiting atomic.Int64  // sessions waiting for a write now
+	gather  time.Duration // how long a patient write waits for company
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 // gatherWindow is how long the first write of a transaction that nobody
@@ -95,17 +92,10 @@ func patiently(ctx context.Context) context.Context {
 // under way is committed before the write that tries it again.
 func (s *sqlStore) startWriter() {
 	s.gather = gatherWindow
-	s.statements = map[string]*sql.Stmt{}
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
 	s.queue, s.hurried = make(chan *writeOp), make(chan struct{}, 1)
 	go func() {
 		defer close(s.done)
-		defer func() {
-			for _, stmt := range s.statements {
-				stmt.Close()
-			}
-		}()
-		s.prepare()
 		s.write1()
 	}()
 }
@@ -316,9 +306,11 @@ func (d dialect) rows(columns []column) int {
 // addAll runs additions of moves to games, one a game, in one statement
 // for all their moves and one for the players named (each of at most
 // dialect.rows rows): SQLite parses a statement
-// again at each execution, and PostgreSQL answers each in a round trip of
-// its own, so that a statement a move costs a busy archive more than the
-// work it does. A game that is not archived fails the statement (its
+// again at each execution (modernc's driver prepares even a database/sql
+// prepared statement again at every Exec, so preparing saves nothing: a
+// profile at 10,000 sessions showed it), and PostgreSQL answers each in a
+// round trip of its own, so that a statement a move costs a busy archive
+// more than the work it does. A game that is not archived fails the statement (its
 // moves' foreign key): the batch then runs again, each write alone.
 func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) error {
 	alone, err := s.startAll(ctx, tx, group)
@@ -356,66 +348,15 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		named = named[n:]
 	}
 	for len(moves) > 0 {
-		n := s.d.chunk(len(moves), movesColumns())
+		n := min(len(moves), s.d.rows(movesColumns()))
 		with, args := s.d.with("v", movesColumns(), moves[:n])
-		if err := s.exec(ctx, tx, with+movesInsertTail, args...); err != nil {
+		if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
+			SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
 			return err
 		}
 		moves = moves[n:]
 	}
 	return nil
-}
-
-// chunk is how many of n rows of columns the next statement takes: in
-// SQLite one of three sizes (the most rows a statement takes, an eighth of
-// it, one), so that its statements are of three texts, each parsed once
-// (prepared) rather than at every transaction, which cost a third of the
-// time of the writer's INSERTs (scripts/archive-load.sh, 10,000 sessions,
-// profiled); in PostgreSQL, whose statement is one text for any number of
-// rows (with), as many as a statement takes.
-func (d dialect) chunk(n int, columns []column) int {
-	most := d.rows(columns)
-	if d.dollar || n >= most {
-		return min(n, most)
-	}
-	if eighth := max(1, most/8); n >= eighth {
-		return eighth
-	}
-	return 1
-}
-
-// movesInsertTail follows the WITH clause of the rows of moves (movesColumns)
-// to make the statement that adds them.
-const movesInsertTail = ` INSERT INTO moves (game, ply, text, by_player, at_ms) SELECT game, ply, text, by_player, at_ms FROM v`
-
-// prepare prepares the writer's few SQLite statements (chunk's three
-// sizes of movesInsertTail) on its one connection, before any transaction
-// holds it. PostgreSQL's driver caches its statements by text itself.
-func (s *sqlStore) prepare() {
-	if s.d.dollar {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	most := s.d.rows(movesColumns())
-	for _, n := range []int{most, max(1, most/8), 1} {
-		with, _ := s.d.with("v", movesColumns(), make([][]any, n)) // SQLite's text depends on n alone
-		query := with + movesInsertTail
-		if stmt, err := s.write.PrepareContext(ctx, query); err == nil {
-			s.statements[query] = stmt
-		}
-	}
-}
-
-// exec runs query in tx, through its prepared statement when it has one.
-func (s *sqlStore) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
-	var err error
-	if stmt, ok := s.statements[query]; ok {
-		_, err = tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
-	} else {
-		_, err = tx.ExecContext(ctx, query, args...)
-	}
-	return err
 }
 
 // startAll inserts the rows of the starts of group in one statement (of
