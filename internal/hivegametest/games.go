@@ -49,31 +49,42 @@ func botData(u *user) map[string]any {
 	return map[string]any{"bot": u.email, "bot_username": u.username}
 }
 
-// handlePlay is POST /api/v1/bot/games/play: the body, the token, the game
-// ("Not found"), the move's parse, then the game's checks.
-func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
+// readGameRequest reads the body of a request of two strings, game_id and
+// second (PlayRequest's piece_pos, ControlRequest's control), as actix's
+// JSON extractor and serde read it, before the token is looked at; a body
+// they refuse is answered here (deserializeError), and ok is false.
+func readGameRequest(w http.ResponseWriter, r *http.Request, name, second string) (gameID, value string, ok bool) {
 	v, body, ok := readBody(w, r)
 	if !ok {
-		return
+		return "", "", false
 	}
-	var gameID, piecePos string
-	sr, serr := readStruct(v, "PlayRequest")
+	sr, serr := readStruct(v, name)
 	if serr == nil {
-		serr = sr.fields([]string{"game_id", "piece_pos"}, func(k string, v *jval) *serdeError {
+		serr = sr.fields([]string{"game_id", second}, func(k string, v *jval) *serdeError {
 			var err *serdeError
 			if k == "game_id" {
 				gameID, err = asString(v)
 			} else {
-				piecePos, err = asString(v)
+				value, err = asString(v)
 			}
 			return err
 		})
 	}
 	if serr == nil {
-		serr = sr.require("game_id", "piece_pos")
+		serr = sr.require("game_id", second)
 	}
 	if serr != nil {
 		deserializeError(w, body, serr)
+		return "", "", false
+	}
+	return gameID, value, true
+}
+
+// handlePlay is POST /api/v1/bot/games/play: the body, the token, the game
+// ("Not found"), the move's parse, then the game's checks.
+func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
+	gameID, piecePos, ok := readGameRequest(w, r, "PlayRequest", "piece_pos")
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -115,28 +126,8 @@ func (s *Server) playLocked(u *user, gameID, piecePos string) (history, errText 
 // handleControl is POST /api/v1/bot/games/control: the body, the token, the
 // game ("Not found"), then the control's checks.
 func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
-	v, body, ok := readBody(w, r)
+	gameID, control, ok := readGameRequest(w, r, "ControlRequest", "control")
 	if !ok {
-		return
-	}
-	var gameID, control string
-	sr, serr := readStruct(v, "ControlRequest")
-	if serr == nil {
-		serr = sr.fields([]string{"game_id", "control"}, func(k string, v *jval) *serdeError {
-			var err *serdeError
-			if k == "game_id" {
-				gameID, err = asString(v)
-			} else {
-				control, err = asString(v)
-			}
-			return err
-		})
-	}
-	if serr == nil {
-		serr = sr.require("game_id", "control")
-	}
-	if serr != nil {
-		deserializeError(w, body, serr)
 		return
 	}
 	s.mu.Lock()
