@@ -138,18 +138,7 @@ const gamesLoadedJS = `document.getElementById('games-table').getAttribute('aria
 func testArchive(t *testing.T, browser context.Context) {
 	d := startDaemon(t, "--db", filepath.Join(t.TempDir(), "games.db"))
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
-	p.setSelect("type-select", "Base")
-	p.setSelect("player-white", "human")
-	p.setSelect("player-black", "human")
-	p.click("#new-game")
-	p.waitFor(settledJS(0) + ` && document.getElementById('status').dataset.state === 'NotStarted'`)
-	g := core.NewGame(core.Base)
-	for range 4 {
-		m := generousMove(g)
-		playOnPage(t, p, g, m, false)
-		g.Play(m)
-		p.waitFor(settledJS(g.Ply()))
-	}
+	playBetweenPeople(t, p, core.Base, 4)
 	played := p.view().LastGameString
 	kept := archivedGame(t, d, 4)
 	if kept.GameString != played {
@@ -220,7 +209,7 @@ func testArchive(t *testing.T, browser context.Context) {
 	if v.LastGameString != kept.GameString {
 		t.Fatalf("Play on loaded %q, the archive's %q", v.LastGameString, kept.GameString)
 	}
-	g = checkShows(t, v, v.LastGameString)
+	g := checkShows(t, v, v.LastGameString)
 	m := generousMove(g)
 	playOnPage(t, p, g, m, false)
 	p.waitFor(settledJS(5))

@@ -702,3 +702,23 @@ func (p *page) accessibleName(selector string) string {
 	}
 	return name
 }
+
+// playBetweenPeople starts a new game of type gt on the page with a person
+// on each side, plays plies generous moves by clicks, each once settled,
+// and returns the game as played.
+func playBetweenPeople(t *testing.T, p *page, gt core.GameType, plies int) *core.Game {
+	t.Helper()
+	p.setSelect("type-select", uhp.FormatGameType(gt))
+	p.setSelect("player-white", "human")
+	p.setSelect("player-black", "human")
+	p.click("#new-game")
+	p.waitFor(settledJS(0) + ` && document.getElementById('status').dataset.state === 'NotStarted'`)
+	g := core.NewGame(gt)
+	for range plies {
+		m := generousMove(g)
+		playOnPage(t, p, g, m, false)
+		g.Play(m)
+		p.waitFor(settledJS(g.Ply()))
+	}
+	return g
+}

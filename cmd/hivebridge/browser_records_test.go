@@ -222,18 +222,7 @@ func testOpenSGFAndDownloadLive(t *testing.T, browser context.Context) {
 	}
 
 	p.click("#replay-leave")
-	p.setSelect("type-select", "Base+MLP")
-	p.setSelect("player-white", "human")
-	p.setSelect("player-black", "human")
-	p.click("#new-game")
-	p.waitFor(settledJS(0) + ` && document.getElementById('status').dataset.state === 'NotStarted'`)
-	g := core.NewGame(core.AllExpansions)
-	for range 4 {
-		m := generousMove(g)
-		playOnPage(t, p, g, m, false)
-		g.Play(m)
-		p.waitFor(settledJS(g.Ply()))
-	}
+	playBetweenPeople(t, p, core.AllExpansions, 4)
 	live := p.view().LastGameString
 	saved := p.downloaded(downloads)
 	if !strings.HasPrefix(filepath.Base(saved), "hivebridge-") {

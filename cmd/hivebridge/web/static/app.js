@@ -862,7 +862,7 @@ function setupControls() {
   $('reconnect').addEventListener('click', start);
   setupArchive({ state, render, announce, replaceGame, authHeaders });
   setupRecords({ state, authHeaders, playerName });
-  setupTests({ authHeaders });
+  setupTests();
   $('copy').addEventListener('click', async () => {
     const text = $('current-gamestring').value;
     try {

@@ -20,10 +20,10 @@ let gamesLoads = 0;
 
 const GAMES_PER_PAGE = 20;
 
-// archiveGet fetches one of the daemon's archive answers, with the tab's
-// token. It resolves with the JSON, or throws an Error saying what the
-// daemon said.
-async function archiveGet(path) {
+// archiveGet fetches one of the daemon's JSON answers (the archive's, the
+// match tests'), with the tab's token. It resolves with the JSON, or throws
+// an Error saying what the daemon said.
+export async function archiveGet(path) {
   const u = new URL(path, location.href);
   u.hash = '';
   const resp = await fetch(u, { cache: 'no-store', headers: app.authHeaders() });

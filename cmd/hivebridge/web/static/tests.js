@@ -4,23 +4,9 @@
 // the pentanomial counts, the Elo with its interval and the LLR against
 // its bounds; a test's row opens the games each worker played.
 
+import { archiveGet as get } from './archive.js';
+
 const $ = (id) => document.getElementById(id);
-
-// app is what the page gives: { authHeaders }.
-let app = null;
-
-async function get(path) {
-  const u = new URL(path, location.href);
-  u.hash = '';
-  const resp = await fetch(u, { cache: 'no-store', headers: app.authHeaders() });
-  if (resp.status === 401) throw new Error('The daemon refused the token.');
-  let body = null;
-  try {
-    body = await resp.json();
-  } catch {}
-  if (!resp.ok) throw new Error((body && body.error) || `The daemon answered ${resp.status}.`);
-  return body;
-}
 
 const signed = (x) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(1);
 
@@ -108,8 +94,7 @@ async function showTest(id) {
   }
 }
 
-export function setupTests(hooks) {
-  app = hooks;
+export function setupTests() {
   $('tests-open').addEventListener('click', () => {
     if (!$('tests-dialog').open) $('tests-dialog').showModal();
     loadTests();
