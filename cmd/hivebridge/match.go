@@ -426,16 +426,11 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 		defer file.Close()
 		games = bufio.NewWriter(file)
 	}
-	var pgnFile *os.File
-	if f.pgn != "" {
-		file, err := os.OpenFile(f.pgn, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		pgnFile = file
+	pgn, err := openPGNLog(f.pgn)
+	if err != nil {
+		return err
 	}
-	var pgnErr error
+	defer pgn.close()
 	bar := newProgressView(cmd.ErrOrStderr())
 	cfg.OnMove = bar.thought
 	res, runErr := referee.Run(ctx, cfg, func(p referee.Progress) {
@@ -446,12 +441,10 @@ func runMatch(cmd *cobra.Command, f *matchFlags, cfg referee.Config) error {
 			fmt.Fprintln(games, gameLine(p.Game))
 			games.Flush()
 		}
-		if pgnFile != nil && pgnErr == nil {
-			pgnErr = appendPGN(pgnFile, cfg, p.Game)
-		}
+		pgn.add(cfg, p.Game)
 	})
-	if pgnErr != nil {
-		return fmt.Errorf("--pgn %s: %w", f.pgn, pgnErr)
+	if err := pgn.failed(); err != nil {
+		return err
 	}
 	bar.done()
 	if runErr != nil && len(res.Games) == 0 {
@@ -502,6 +495,47 @@ func readOpenings(name string) ([]uhp.GameString, error) {
 		out = append(out, gs)
 	}
 	return out, nil
+}
+
+// pgnLog is the --pgn file a match or a tournament appends each game to as
+// it ends; the first failure stops the appending, and is the command's
+// error once the games are played.
+type pgnLog struct {
+	file *os.File
+	err  error
+}
+
+// openPGNLog opens the --pgn file path for appending; nil for none.
+func openPGNLog(path string) (*pgnLog, error) {
+	if path == "" {
+		return nil, nil
+	}
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &pgnLog{file: file}, nil
+}
+
+// add appends game g of the match cfg.
+func (l *pgnLog) add(cfg referee.Config, g referee.GameRecord) {
+	if l != nil && l.err == nil {
+		l.err = appendPGN(l.file, cfg, g)
+	}
+}
+
+// failed is the first failure to append, as the command says it.
+func (l *pgnLog) failed() error {
+	if l == nil || l.err == nil {
+		return nil
+	}
+	return fmt.Errorf("--pgn %s: %w", l.file.Name(), l.err)
+}
+
+func (l *pgnLog) close() {
+	if l != nil {
+		l.file.Close()
+	}
 }
 
 // appendPGN appends a finished game to the --pgn file, a blank line

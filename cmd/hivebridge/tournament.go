@@ -20,16 +20,11 @@ import (
 func runTournament(cmd *cobra.Command, f *matchFlags, t referee.Tournament) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var pgnFile *os.File
-	if f.pgn != "" {
-		file, err := os.OpenFile(f.pgn, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		pgnFile = file
+	pgn, err := openPGNLog(f.pgn)
+	if err != nil {
+		return err
 	}
-	var pgnErr error
+	defer pgn.close()
 	progress := cmd.ErrOrStderr()
 	res, runErr := referee.RunTournament(ctx, t, func(p referee.TournamentProgress) {
 		a, b := t.Entrants[p.Pairing.A].Name, t.Entrants[p.Pairing.B].Name
@@ -39,12 +34,10 @@ func runTournament(cmd *cobra.Command, f *matchFlags, t referee.Tournament) erro
 		}
 		fmt.Fprintf(progress, "%s vs %s (pairing %d/%d): game %d/%d, %s White: %s, %s, %d plies, %s\n", a, b, p.Index+1, p.Pairings,
 			p.Done, p.Total, white, resultName(p.Game), p.Game.Reason, p.Game.Plies, p.Game.Elapsed.Round(time.Millisecond))
-		if pgnFile != nil && pgnErr == nil {
-			pgnErr = appendPGN(pgnFile, t.MatchOf(p.Pairing), p.Game)
-		}
+		pgn.add(t.MatchOf(p.Pairing), p.Game)
 	})
-	if pgnErr != nil {
-		return fmt.Errorf("--pgn %s: %w", f.pgn, pgnErr)
+	if err := pgn.failed(); err != nil {
+		return err
 	}
 	if runErr != nil && len(res.Pairings) == 0 {
 		return runErr
