@@ -153,7 +153,7 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 		s.workers = append(s.workers, newWorker())
 	}
 	main := s.workers[0]
-	main.reset(g.Clone(), sh)
+	main.reset(g.CopyTo(main.g), sh)
 	var list core.MoveList
 	main.g.GenerateMoves(&list)
 	root := append([]core.Move(nil), list.Moves()...)
@@ -182,7 +182,7 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 	r.depthOne()
 	if abs(r.best.Score) <= mateBound && maxDepth > 1 && !main.poll() {
 		for i, w := range s.workers[1:s.threads] {
-			w.reset(g.Clone(), sh)
+			w.reset(g.CopyTo(w.g), sh)
 			s.helpers.Add(1)
 			go func() {
 				defer s.helpers.Done()

@@ -172,6 +172,21 @@ func (g *Game) Clone() *Game {
 	return &c
 }
 
+// CopyTo makes dst an independent copy of g and returns it, reusing dst's
+// storage; a nil dst gets a new game. A game is about 16 KB: a searcher or
+// a pooled engine handed a position at every request copies it into the
+// game it already holds, rather than giving the garbage collector 16 KB a
+// request to find.
+func (g *Game) CopyTo(dst *Game) *Game {
+	if dst == nil {
+		return g.Clone()
+	}
+	history := dst.history[:0]
+	*dst = *g
+	dst.history = append(history, g.history...)
+	return dst
+}
+
 // Type returns the game type.
 func (g *Game) Type() GameType { return g.gameType }
 

@@ -8,7 +8,7 @@
 # archives run one after the other within a round, so that they share the
 # machine's state; the machine's load average is printed with each line.
 #
-#   scripts/archive-load.sh [-s SESSIONS] [-d DURATION] [-r RAMP] [-t THINK] [-D DEPTH] [-n ROUNDS] [-a "none sqlite postgres"]
+#   scripts/archive-load.sh [-s SESSIONS] [-d DURATION] [-r RAMP] [-t THINK] [-D DEPTH] [-n ROUNDS] [-a "none sqlite postgres"] [-T WINDOW]
 #
 #   -s  sessions at once (default 10000)
 #   -d  how long to play after the ramp (default 40s)
@@ -18,16 +18,17 @@
 #   -D  the depth of each bestmove (default 1)
 #   -n  rounds (default 1)
 #   -a  the archives, in order (default "none sqlite postgres")
+#   -T  also print the latencies of each window this long (bench load --timeline)
 #
 # PostgreSQL comes from Debian's postgresql package (.ci/setup installs it),
 # fsync on, run as the postgres user when this script runs as root.
 set -euo pipefail
-sessions=10000 duration=40s ramp=10s think=2s depth=1 rounds=1 archives="none sqlite postgres"
-while getopts s:d:r:t:D:n:a: opt; do
+sessions=10000 duration=40s ramp=10s think=2s depth=1 rounds=1 archives="none sqlite postgres" timeline=0
+while getopts s:d:r:t:D:n:a:T: opt; do
   case $opt in
     s) sessions=$OPTARG ;; d) duration=$OPTARG ;; r) ramp=$OPTARG ;; t) think=$OPTARG ;;
-    D) depth=$OPTARG ;; n) rounds=$OPTARG ;; a) archives=$OPTARG ;;
-    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+    D) depth=$OPTARG ;; n) rounds=$OPTARG ;; a) archives=$OPTARG ;; T) timeline=$OPTARG ;;
+    *) sed -n '2,23p' "$0" >&2; exit 2 ;;
   esac
 done
 cd "$(dirname "$0")/.."
@@ -98,7 +99,7 @@ run() { # run ROUND ARCHIVE
   cpu0=$(awk '{ print $14 + $15 }' "/proc/$daemon/stat")
   pg0=$(pg_cpu)
   out=$("$work/hivebridge" bench load --url "ws://127.0.0.1:$port/uhp" --sessions "$sessions" \
-    --duration "$duration" --ramp "$ramp" --think "$think" --depth "$depth")
+    --duration "$duration" --ramp "$ramp" --think "$think" --depth "$depth" --timeline "$timeline")
   curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics"
   local cpu
   cpu=$(awk -v c0="$cpu0" -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15 - c0) / hz }' "/proc/$daemon/stat")
@@ -110,7 +111,8 @@ run() { # run ROUND ARCHIVE
     "$(awk -v b="$(metric go_memstats_alloc_bytes_total)" 'BEGIN { printf "%.1f", b / 1e9 }')" \
     "$(metric hivebridge_archive_wait_seconds_count)" "$(metric hivebridge_archive_wait_seconds_sum)" \
     "$(metric hivebridge_archive_not_archived_total)" "$(metric hivebridge_archive_refused_writes_total)" \
-    "$(echo "$out" | tr '\n' ' ')"
+    "$(echo "$out" | grep -v '^window' | tr '\n' ' ')"
+  echo "$out" | grep '^window' | sed 's/^/  /' || true
 }
 
 echo "# $(git rev-parse --short HEAD)$(git diff --quiet || echo '+dirty') sessions=$sessions duration=$duration ramp=$ramp think=$think depth=$depth $(nproc) cores"

@@ -49,9 +49,9 @@ func (n *Native) Info() engine.Info {
 // Options are Threads and HashMB.
 func (n *Native) Options() []*engine.Option { return n.options }
 
-// NewGame copies g.
+// NewGame copies g into the game the engine holds.
 func (n *Native) NewGame(_ context.Context, g *core.Game) error {
-	n.game = g.Clone()
+	n.game = g.CopyTo(n.game)
 	return nil
 }
 

@@ -44,6 +44,7 @@ type loadConfig struct {
 	gameType string        // --gametype as given
 	game     core.GameType // --gametype read
 	ramp     time.Duration
+	timeline time.Duration // report the latencies of each window this long; 0 does not
 }
 
 // NewCmdBenchLoad returns bench load: many WebSocket sessions playing games
@@ -64,8 +65,10 @@ func NewCmdBenchLoad(runF func(cmd *cobra.Command, cfg loadConfig) error) *cobra
 bestmove depth D, then play the move it answered, until the game ends, then a
 new game; each session pauses --think (with jitter) between commands, as a
 viewer does. At the end it reports the commands per second, the latency
-percentiles of the commands, the errors, and the daemon's resident memory
-(from its /metrics).`,
+percentiles of the commands (all of them, and those sent once every session
+had started), the errors, and the daemon's resident memory (from its
+/metrics). --timeline 5s adds the percentiles of each 5 s, to tell a tail
+spread over the run from one of a few stalls.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			gt, err := uhp.ParseGameType(cfg.gameType)
@@ -85,21 +88,50 @@ percentiles of the commands, the errors, and the daemon's resident memory
 	f.IntVar(&cfg.depth, "depth", 1, "the depth of each bestmove")
 	f.StringVar(&cfg.gameType, "gametype", "Base+MLP", "the game type played")
 	f.DurationVar(&cfg.ramp, "ramp", 5*time.Second, "spread the sessions' starts over this long")
+	f.DurationVar(&cfg.timeline, "timeline", 0, "also report the latencies of each window this long")
 	return cmd
 }
 
 // loadStats gathers what the sessions measured.
 type loadStats struct {
-	mu        sync.Mutex
-	latencies []time.Duration
-	errors    map[string]int
-	games     int
+	start   time.Time
+	mu      sync.Mutex
+	samples []loadSample
+	errors  map[string]int
+	games   int
 }
 
-func (s *loadStats) record(d time.Duration) {
+// A loadSample is one command's latency and when, from the load's start,
+// it was sent.
+type loadSample struct{ at, took time.Duration }
+
+func (s *loadStats) record(sent time.Time, took time.Duration) {
 	s.mu.Lock()
-	s.latencies = append(s.latencies, d)
+	s.samples = append(s.samples, loadSample{sent.Sub(s.start), took})
 	s.mu.Unlock()
+}
+
+// latencies returns the sorted latencies of the commands sent in [from, to).
+func (s *loadStats) latencies(from, to time.Duration) []time.Duration {
+	var l []time.Duration
+	for _, x := range s.samples {
+		if x.at >= from && x.at < to {
+			l = append(l, x.took)
+		}
+	}
+	slices.Sort(l)
+	return l
+}
+
+// percentiles formats the p50, p90, p99 and maximum of sorted latencies.
+func percentiles(l []time.Duration) string {
+	pct := func(p float64) time.Duration {
+		if len(l) == 0 {
+			return 0
+		}
+		return l[min(len(l)-1, int(p*float64(len(l))))].Round(time.Microsecond)
+	}
+	return fmt.Sprintf("p50=%s p90=%s p99=%s max=%s", pct(0.5), pct(0.9), pct(0.99), pct(1))
 }
 
 func (s *loadStats) fail(err error) {
@@ -115,7 +147,7 @@ func (s *loadStats) fail(err error) {
 // runLoad plays from cfg.sessions sessions for cfg.duration after the
 // ramp, then writes what they measured to out.
 func runLoad(ctx context.Context, out io.Writer, cfg loadConfig) error {
-	stats := &loadStats{errors: map[string]int{}}
+	stats := &loadStats{errors: map[string]int{}, start: time.Now()}
 	ctx, cancel := context.WithTimeout(ctx, cfg.ramp+cfg.duration)
 	defer cancel()
 	header := http.Header{}
@@ -123,7 +155,6 @@ func runLoad(ctx context.Context, out io.Writer, cfg loadConfig) error {
 		header.Set("Authorization", "Bearer "+cfg.token)
 	}
 	var wg sync.WaitGroup
-	start := time.Now()
 	for i := range cfg.sessions {
 		wg.Add(1)
 		go func() {
@@ -141,21 +172,21 @@ func runLoad(ctx context.Context, out io.Writer, cfg loadConfig) error {
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	slices.Sort(stats.latencies)
-	pct := func(p float64) time.Duration {
-		if len(stats.latencies) == 0 {
-			return 0
-		}
-		return stats.latencies[min(len(stats.latencies)-1, int(p*float64(len(stats.latencies))))]
-	}
+	elapsed := time.Since(stats.start)
 	nerr := 0
 	for _, n := range stats.errors {
 		nerr += n
 	}
-	fmt.Fprintf(out, "sessions=%d duration=%s commands=%d games=%d errors=%d\n", cfg.sessions, elapsed.Round(time.Millisecond), len(stats.latencies), stats.games, nerr)
-	fmt.Fprintf(out, "commands/s=%.0f p50=%s p90=%s p99=%s max=%s\n", float64(len(stats.latencies))/cfg.duration.Seconds(),
-		pct(0.5).Round(time.Microsecond), pct(0.9).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), pct(1).Round(time.Microsecond))
+	all := stats.latencies(0, elapsed)
+	fmt.Fprintf(out, "sessions=%d duration=%s commands=%d games=%d errors=%d\n", cfg.sessions, elapsed.Round(time.Millisecond), len(all), stats.games, nerr)
+	fmt.Fprintf(out, "commands/s=%.0f %s\n", float64(len(all))/cfg.duration.Seconds(), percentiles(all))
+	fmt.Fprintf(out, "after the ramp: %s\n", percentiles(stats.latencies(cfg.ramp, elapsed)))
+	if cfg.timeline > 0 {
+		for from := time.Duration(0); from < elapsed; from += cfg.timeline {
+			l := stats.latencies(from, from+cfg.timeline)
+			fmt.Fprintf(out, "window %s-%s commands=%d %s\n", from, from+cfg.timeline, len(l), percentiles(l))
+		}
+	}
 	for msg, n := range stats.errors {
 		fmt.Fprintf(out, "error %dx: %s\n", n, msg)
 	}
@@ -186,7 +217,7 @@ func loadSession(ctx context.Context, cfg loadConfig, header http.Header, stats 
 	}
 	rng := rand.New(rand.NewPCG(seed, 7))
 	do := func(command string) ([]string, error) {
-		start := time.Now()
+		sent := time.Now()
 		if err := conn.WriteMessage(websocket.TextMessage, []byte(command)); err != nil {
 			return nil, err
 		}
@@ -194,7 +225,7 @@ func loadSession(ctx context.Context, cfg loadConfig, header http.Header, stats 
 		if err != nil {
 			return nil, err
 		}
-		stats.record(time.Since(start))
+		stats.record(sent, time.Since(sent))
 		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 		if len(lines) == 0 || lines[len(lines)-1] != "ok" {
 			return nil, fmt.Errorf("answer without ok: %q", data)

@@ -151,9 +151,9 @@ func TestBenchLoadCommandFlags(t *testing.T) {
 		t.Errorf("defaults %+v from %s, want %+v", cfg, ran.Name(), want)
 	}
 	cfg, _ = mustRun(t, benchLoad, "load", "--url", "wss://hive.example.org/uhp", "--sessions", "3", "--duration", "2s", "--token", "t0k",
-		"--think", "10ms", "--depth", "2", "--gametype", "Base", "--ramp", "0s")
+		"--think", "10ms", "--depth", "2", "--gametype", "Base", "--ramp", "0s", "--timeline", "5s")
 	want = loadConfig{url: "wss://hive.example.org/uhp", sessions: 3, duration: 2 * time.Second, token: "t0k", think: 10 * time.Millisecond,
-		depth: 2, gameType: "Base", game: core.Base}
+		depth: 2, gameType: "Base", game: core.Base, timeline: 5 * time.Second}
 	if cfg != want {
 		t.Errorf("flags gave %+v, want %+v", cfg, want)
 	}
