@@ -170,7 +170,7 @@ func TestMatchCommandFlags(t *testing.T) {
 	if r.White != "native" || r.Black != "uhp:mzinga" || r.WhiteOptions != nil || r.BlackOptions != nil || r.Games != 2 ||
 		r.GameType != core.Base || r.TC != (referee.TimeControl{MoveTime: time.Second}) || r.WhiteTC != nil || r.BlackTC != nil ||
 		r.Openings != nil || r.RandomPlies != 0 || r.Seed != 1 || r.Concurrency != 1 || r.MaxPlies != referee.DefaultMaxPlies ||
-		r.SPRT != nil || r.Disagreement != referee.DisagreementDraw || r.Archive != nil ||
+		r.SPRT != nil || r.Disagreement != referee.DisagreementDraw || r.Archive != nil || r.TimeMargin != 0 ||
 		cfg.flags.out != "" || cfg.flags.db != "" || cfg.flags.openings != "" {
 		t.Errorf("defaults: %+v, flags %+v", r, cfg.flags)
 	}
@@ -179,14 +179,14 @@ func TestMatchCommandFlags(t *testing.T) {
 	cfg, _ = mustRun(t, NewCmdMatch, "--white", "uhp:./new", "--black", "uhp:./old", "--white-option", "Threads=2", "--black-option", "HashMB=8",
 		"--games", "10", "--gametype", "Base+MLP", "--tc", "depth=2", "--white-tc", "time=60+1", "--black-tc", "movetime=0.5",
 		"--random-plies", "4", "--seed", "7", "--concurrency", "3", "--max-plies", "100", "--sprt", "0,10", "--disagreement", "void",
-		"--out", out, "--db", "none")
+		"--time-margin", "50ms", "--out", out, "--db", "none")
 	r = cfg.referee
 	mlp, _ := uhp.ParseGameType("Base+MLP")
 	if r.White != "uhp:./new" || r.Black != "uhp:./old" || !slices.Equal(r.WhiteOptions, []string{"Threads=2"}) ||
 		!slices.Equal(r.BlackOptions, []string{"HashMB=8"}) || r.Games != 10 || r.GameType != mlp || r.TC != (referee.TimeControl{Depth: 2}) ||
 		r.WhiteTC == nil || *r.WhiteTC != (referee.TimeControl{Clock: time.Minute, Inc: time.Second}) ||
 		r.BlackTC == nil || *r.BlackTC != (referee.TimeControl{MoveTime: 500 * time.Millisecond}) ||
-		r.RandomPlies != 4 || r.Seed != 7 || r.Concurrency != 3 || r.MaxPlies != 100 ||
+		r.RandomPlies != 4 || r.Seed != 7 || r.Concurrency != 3 || r.MaxPlies != 100 || r.TimeMargin != 50*time.Millisecond ||
 		r.SPRT == nil || r.SPRT.Elo0 != 0 || r.SPRT.Elo1 != 10 || r.Disagreement != referee.DisagreementVoid ||
 		cfg.flags.out != out || cfg.flags.db != "none" {
 		t.Errorf("flags gave %+v, flags %+v", r, cfg.flags)
@@ -219,11 +219,12 @@ func TestMatchCommandFlags(t *testing.T) {
 		"--white and --black name the two engines of a match": {"--white", "native"},
 		"--draw: draw adjudication":                           append(players, "--draw", "movecount=3"),
 		"--max-plies must be at least 1, not 0":               append(players, "--max-plies", "0"),
-		"--tc: ":                                              append(players, "--tc", "fast"),
-		"--black-tc: ":                                        append(players, "--black-tc", "depth=x"),
-		"--disagreement: ":                                    append(players, "--disagreement", "coin"),
-		"--gametype: ":                                        append(players, "--gametype", "Chess"),
-		"--sprt: ":                                            append(players, "--sprt", "10"),
+		"--time-margin must be 0 or more, not -1s":            append(players, "--time-margin", "-1s"),
+		"--tc: ":           append(players, "--tc", "fast"),
+		"--black-tc: ":     append(players, "--black-tc", "depth=x"),
+		"--disagreement: ": append(players, "--disagreement", "coin"),
+		"--gametype: ":     append(players, "--gametype", "Chess"),
+		"--sprt: ":         append(players, "--sprt", "10"),
 		"--openings and --random-plies exclude each other":  append(players, "--openings", openings, "--random-plies", "2"),
 		"--gametype applies to random openings":             append(players, "--openings", openings, "--gametype", "Base"),
 		"no such file or directory":                         append(players, "--openings", filepath.Join(dir, "missing.txt")),

@@ -42,6 +42,7 @@ type matchFlags struct {
 	seed                       uint64
 	concurrency                int
 	maxPlies                   int
+	timeMargin                 time.Duration
 	sprt                       string
 	drawRule, resignRule       string
 	disagreement               string
@@ -234,6 +235,7 @@ position, and the wall time.`,
 	fl.Uint64Var(&f.seed, "seed", 1, "the seed of the random openings")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "the number of games played at once")
 	fl.IntVar(&f.maxPlies, "max-plies", referee.DefaultMaxPlies, "adjudicate a game a draw when it reaches this many plies")
+	fl.DurationVar(&f.timeMargin, "time-margin", 0, "on a clock, let an engine answer this long past its time before it loses on time, the overrun still charged (cutechess-cli's and fastchess's timemargin), e.g. 50ms")
 	fl.StringVar(&f.sprt, "sprt", "", "stop early by a sequential probability ratio test of elo0,elo1[,model] (e.g. 0,10): model logistic (Elo, on game pairs: the default), normalized (nElo, on game pairs) or trinomial (Elo, on single games)")
 	fl.StringVar(&f.drawRule, "draw", "", "adjudicate a draw once both engines score within S hundredths of a piece of zero for M moves each from move N: movenumber=N,movecount=M,score=S (cutechess-cli's -draw)")
 	fl.StringVar(&f.resignRule, "resign", "", "adjudicate a loss once the loser scores itself S hundredths of a piece or more below zero for M moves in a row and the winner, agreeing, itself as far above: movecount=M,score=S (cutechess-cli's -resign, two-sided)")
@@ -319,11 +321,14 @@ func (f *matchFlags) config(cmd *cobra.Command) (referee.Config, error) {
 		WhiteOptions: f.whiteOptions, BlackOptions: f.blackOptions,
 		WhiteName: f.whiteName, BlackName: f.blackName,
 		Games: f.games, RandomPlies: f.randomPlies, Seed: f.seed,
-		Concurrency: f.concurrency, MaxPlies: f.maxPlies,
+		Concurrency: f.concurrency, MaxPlies: f.maxPlies, TimeMargin: f.timeMargin,
 		Engine: translate.Config{Log: logger(cmd)},
 	}
 	if f.maxPlies < 1 {
 		return cfg, fmt.Errorf("--max-plies must be at least 1, not %d", f.maxPlies)
+	}
+	if f.timeMargin < 0 {
+		return cfg, fmt.Errorf("--time-margin must be 0 or more, not %s", f.timeMargin)
 	}
 	if f.resume && f.out == "" {
 		return cfg, errors.New("--resume needs --out FILE, the games file an earlier run of this match wrote")
@@ -831,7 +836,7 @@ func endings(games []referee.GameRecord) []string {
 // printTable prints the match's result from engine A's point of view.
 func printTable(w io.Writer, f *matchFlags, cfg referee.Config, res referee.Result) {
 	fmt.Fprintf(w, "Match: A = %s [%s] vs B = %s [%s]\n", cfg.White, cfg.TCOf(true), cfg.Black, cfg.TCOf(false))
-	fmt.Fprintf(w, "Openings: %s; move cap %d plies\n", openingsText(f, cfg), cfg.MaxPlies)
+	fmt.Fprintf(w, "Openings: %s; move cap %d plies%s\n", openingsText(f, cfg), cfg.MaxPlies, marginText(cfg.TimeMargin))
 	fmt.Fprintf(w, "Games: %d of %d, concurrency %d, wall time %s\n", len(res.Games), cfg.Games, cfg.Concurrency, res.Elapsed.Round(time.Millisecond))
 	if res.Stopped != "" {
 		fmt.Fprintf(w, "Stopped early: %s\n", res.Stopped)
@@ -941,6 +946,14 @@ func countEndings(games []referee.GameRecord) (forfeits, disagreements, refusals
 		}
 	}
 	return forfeits, disagreements, refusals
+}
+
+// marginText says the time margin in a table's heading, if there is one.
+func marginText(margin time.Duration) string {
+	if margin == 0 {
+		return ""
+	}
+	return "; time margin " + margin.String()
 }
 
 // summary is the JSON written next to the games file. Numbers that can be

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
@@ -37,6 +38,7 @@ type matchSettings struct {
 	BlackTC      string   `json:"black_tc"`
 	Openings     string   `json:"openings"`
 	MaxPlies     int      `json:"max_plies"`
+	TimeMargin   string   `json:"time_margin,omitempty"`
 	Disagreement string   `json:"disagreement"`
 	SPRT         string   `json:"sprt,omitempty"`
 	Draw         string   `json:"draw,omitempty"`
@@ -49,7 +51,17 @@ func settingsOf(f *matchFlags, cfg referee.Config) matchSettings {
 		WhiteOptions: cfg.WhiteOptions, BlackOptions: cfg.BlackOptions,
 		WhiteTC: cfg.TCOf(true).String(), BlackTC: cfg.TCOf(false).String(), Openings: openingsText(f, cfg),
 		MaxPlies: cfg.MaxPlies, Disagreement: cfg.Disagreement.String(), SPRT: f.sprt, Draw: f.drawRule, Resign: f.resignRule,
+		TimeMargin: marginSetting(cfg.TimeMargin),
 	}
+}
+
+// marginSetting is the time margin as the settings keep it: left out when
+// there is none, so that a match of an earlier version resumes.
+func marginSetting(margin time.Duration) string {
+	if margin == 0 {
+		return ""
+	}
+	return margin.String()
 }
 
 // resumed reads back what an earlier run of this match left in f.out and

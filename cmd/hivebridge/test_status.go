@@ -55,7 +55,7 @@ func printTestStatus(w io.Writer, st referee.TestStatus) error {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "A = %s (%s) [%s] vs B = %s (%s) [%s]\n", s.EngineName(true), cfg.White, cfg.TCOf(true), s.EngineName(false), cfg.Black, cfg.TCOf(false))
-	fmt.Fprintf(w, "Openings: %s; move cap %d plies\n", openingsText(&matchFlags{openings: s.OpeningsFrom}, cfg), cfg.MaxPlies)
+	fmt.Fprintf(w, "Openings: %s; move cap %d plies%s\n", openingsText(&matchFlags{openings: s.OpeningsFrom}, cfg), cfg.MaxPlies, marginText(cfg.TimeMargin))
 	fmt.Fprintf(w, "Created %s", st.Created.Local().Format(time.DateTime))
 	if !st.Ended.IsZero() {
 		fmt.Fprintf(w, ", ended %s", st.Ended.Local().Format(time.DateTime))

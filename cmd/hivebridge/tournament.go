@@ -64,7 +64,7 @@ func printTournament(w io.Writer, f *matchFlags, t referee.Tournament, res refer
 	}
 	fmt.Fprintf(w, "Tournament: %s of %d engines, %d games a pairing, %d games played, wall time %s\n",
 		t.Format, len(t.Entrants), t.Match.Games, games, res.Elapsed.Round(time.Millisecond))
-	fmt.Fprintf(w, "Openings: %s; move cap %d plies\n", openingsText(f, t.Match), t.Match.MaxPlies)
+	fmt.Fprintf(w, "Openings: %s; move cap %d plies%s\n", openingsText(f, t.Match), t.Match.MaxPlies, marginText(t.Match.TimeMargin))
 	if res.Stopped != "" {
 		fmt.Fprintf(w, "Stopped early: %s\n", res.Stopped)
 	}

@@ -299,7 +299,7 @@ func TestDistributedSettingsRoundTrip(t *testing.T) {
 	sprt := &SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: SPRTNormalized}
 	cfg := Config{White: "native", Black: "uhp:engine --x=1", BlackName: "other", WhiteOptions: []string{"Threads=1"},
 		Games: 10, TC: TimeControl{MoveTime: 500 * time.Millisecond}, WhiteTC: &tc, RandomPlies: 4, Seed: 1 << 60,
-		MaxPlies: 300, SPRT: sprt, Disagreement: DisagreementVoid,
+		MaxPlies: 300, SPRT: sprt, Disagreement: DisagreementVoid, TimeMargin: 50 * time.Millisecond,
 		Adjudication: Adjudication{Draw: &DrawRule{MoveNumber: 20, MoveCount: 4, Score: 10}}}
 	back, err := SettingsOf(cfg, "").Config(10, cfg.Engine)
 	if err != nil {

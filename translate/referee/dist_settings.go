@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
@@ -31,6 +32,7 @@ type TestSettings struct {
 	RandomPlies  int         `json:"random_plies,omitempty"`
 	Seed         uint64      `json:"seed"`
 	MaxPlies     int         `json:"max_plies"`
+	TimeMargin   string      `json:"time_margin,omitempty"`
 	SPRT         *SPRT       `json:"sprt,omitempty"`
 	Disagreement string      `json:"disagreement"`
 	Draw         *DrawRule   `json:"draw,omitempty"`
@@ -46,6 +48,9 @@ func SettingsOf(cfg Config, openingsFrom string) TestSettings {
 		TC: cfg.TC.String(), GameType: uhp.FormatGameType(cfg.GameType),
 		RandomPlies: cfg.RandomPlies, Seed: cfg.Seed, MaxPlies: cfg.MaxPlies, SPRT: cfg.SPRT,
 		Disagreement: cfg.Disagreement.String(), Draw: cfg.Adjudication.Draw, Resign: cfg.Adjudication.Resign,
+	}
+	if cfg.TimeMargin > 0 {
+		s.TimeMargin = cfg.TimeMargin.String()
 	}
 	if s.MaxPlies == 0 {
 		s.MaxPlies = DefaultMaxPlies
@@ -113,6 +118,11 @@ func (s TestSettings) Config(games int, engine translate.Config) (Config, error)
 	}
 	if cfg.Disagreement, err = ParseDisagreementPolicy(s.Disagreement); err != nil {
 		return cfg, fmt.Errorf("the test's disagreement policy: %w", err)
+	}
+	if s.TimeMargin != "" {
+		if cfg.TimeMargin, err = time.ParseDuration(s.TimeMargin); err != nil {
+			return cfg, fmt.Errorf("the test's time margin: %w", err)
+		}
 	}
 	for i, text := range s.Openings {
 		gs, err := uhp.ParseGameString(text)

@@ -171,9 +171,10 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 	moveCtx := ctx
 	if tc.Clock > 0 {
 		limit = engine.Limit{Time: tc.allocation(*clock - lagged.reserve())}
-		// The engine has lost once its clock is out: no point waiting.
+		// The engine has lost once its clock and the margin are out: no
+		// point waiting.
 		var cancel context.CancelFunc
-		moveCtx, cancel = context.WithTimeout(ctx, *clock)
+		moveCtx, cancel = context.WithTimeout(ctx, *clock+cfg.TimeMargin)
 		defer cancel()
 	}
 	asked := time.Now()
@@ -182,8 +183,12 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 	took := time.Since(asked)
 	if tc.Clock > 0 {
 		lagged.add(took - limit.Time)
-		if took > *clock {
-			return core.NoMove, Eval{}, &forfeit{color: me, why: fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))}
+		if took > *clock+cfg.TimeMargin {
+			why := fmt.Sprintf("%s loses on time: took %s with %s on its clock", colourName(me), took.Round(time.Millisecond), clock.Round(time.Millisecond))
+			if cfg.TimeMargin > 0 {
+				why += fmt.Sprintf(" and a margin of %s", cfg.TimeMargin)
+			}
+			return core.NoMove, Eval{}, &forfeit{color: me, why: why}
 		}
 		*clock += tc.Inc - took
 	}

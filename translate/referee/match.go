@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
@@ -41,6 +42,14 @@ type Config struct {
 	// meet B at depth 1), whichever colour each plays.
 	TC               TimeControl
 	WhiteTC, BlackTC *TimeControl
+	// TimeMargin is how far past its clock an engine may answer before it
+	// loses on time (cutechess-cli's and fastchess's timemargin): the time
+	// an answer takes on its way back on a machine that runs more games
+	// than it has cores is no search's, and a clock a few tens of
+	// milliseconds from empty cannot hold it. The overrun is still charged:
+	// the clock goes below zero, and the engine's next share is the
+	// increment's. 0 forfeits at the first millisecond over.
+	TimeMargin time.Duration
 	// Openings, if any, are the start positions, used in turn: opening k
 	// starts games 2k and 2k+1, cycling when there are fewer openings than
 	// game pairs. With none, RandomPlies random legal plies from Seed
@@ -100,6 +109,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("the number of random plies must be 0 or more, not %d", cfg.RandomPlies)
 	case cfg.MaxPlies < 0:
 		return fmt.Errorf("the move cap must be 0 (the default) or more, not %d", cfg.MaxPlies)
+	case cfg.TimeMargin < 0:
+		return fmt.Errorf("the time margin must be 0 or more, not %s", cfg.TimeMargin)
 	case len(cfg.Openings) > 0 && cfg.RandomPlies > 0:
 		return errors.New("openings and random plies exclude each other")
 	}

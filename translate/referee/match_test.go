@@ -251,6 +251,37 @@ func TestMatchLosesOnTime(t *testing.T) {
 	}
 }
 
+// TestMatchTimeMargin gives the same slow fake the same clock with a time
+// margin of 1 s: its first answers, 300 ms each, come within the margin
+// and are still charged, so its clock goes below zero and it loses on
+// time a few moves later, the reason naming the margin.
+func TestMatchTimeMargin(t *testing.T) {
+	checkGoroutines(t)
+	cfg := matchConfig(t, fakeengine.HubSpec(t, "always-slow"), "native", 2, "depth=1")
+	cfg.WhiteTC = tc(t, "time=0.2")
+	cfg.TimeMargin = time.Second
+	res, err := referee.Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, res, 2)
+	for i, r := range res.Games {
+		colour := map[bool]string{true: "white", false: "black"}[r.AWhite]
+		if !strings.HasPrefix(r.Reason, colour+" loses on time: took ") || !strings.Contains(r.Reason, "ms on its clock and a margin of 1s") ||
+			!strings.Contains(r.Reason, "with -") {
+			t.Errorf("game %d: reason %q, want %s losing on time past its margin, its clock below zero", i, r.Reason, colour)
+		}
+		// It answered at least twice before it lost: plies 0 and 2 as
+		// White, 1 and 3 as Black.
+		if first := map[bool]int{true: 0, false: 1}[r.AWhite]; r.Plies < first+4 {
+			t.Errorf("game %d: lost after %d plies, before its margin was spent", i, r.Plies)
+		}
+	}
+	if res.Stats.Total.Losses != 2 {
+		t.Errorf("A scored %+v, want two losses", res.Stats.Total)
+	}
+}
+
 // TestMatchClock plays whole games on a clock with an increment: each
 // move's allocation comes from the remaining time, and engines that answer
 // at once never lose on time. (The fakes answer at once: the native
