@@ -239,11 +239,11 @@ func writeAnalysisTable(w io.Writer, a *analysis.Analysis) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ply\tmove\tscore\tclass\tloss\tbest")
 	for _, p := range a.Plies {
-		best := ""
-		if len(p.Line) > 0 {
-			best = fmt.Sprintf("%s (%s)", p.Best, p.BestScore)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.3f", p.Ply, p.Move, dash(string(p.Score)), dash(string(p.Class)), p.Loss)
+		if len(p.Line) > 0 { // else no last cell, which tabwriter would pad with spaces
+			fmt.Fprintf(tw, "\t%s (%s)", p.Best, p.BestScore)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.3f\t%s\n", p.Ply, p.Move, dash(string(p.Score)), dash(string(p.Class)), p.Loss, best)
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
