@@ -53,8 +53,10 @@ var rules = map[string]rule{
 
 	// translate: the backends, their registry and supervision, and the
 	// pool; beneath it one package per job.
-	"translate":                {module: []string{"ai", "core", "core/engine", "protocols/hivejson", "protocols/hub", "protocols/uhp"}, external: []string{"github.com/rs/zerolog"}},
-	"translate/records":        {module: []string{"core", "protocols/pgn", "protocols/sgf", "protocols/uhp"}},
+	"translate":         {module: []string{"ai", "core", "core/engine", "protocols/hivejson", "protocols/hub", "protocols/uhp"}, external: []string{"github.com/rs/zerolog"}},
+	"translate/records": {module: []string{"core", "protocols/pgn", "protocols/sgf", "protocols/uhp"}},
+	// analysis walks a game through any backend and classes its moves.
+	"translate/analysis":       {module: []string{"core", "core/engine", "protocols/uhp", "translate", "translate/records"}},
 	"translate/archive":        {module: []string{"core", "protocols/uhp", "translate/records"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog", "modernc.org/sqlite"}},
 	"translate/pairing":        {module: []string{"core", "core/engine", "protocols/uhp"}},
 	"translate/pairing/pgpair": {module: []string{"core", "core/engine", "protocols/uhp", "translate/archive", "translate/pairing"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},

@@ -3,6 +3,7 @@ package pgn_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,7 @@ func FuzzRead(f *testing.F) {
 		"{opening}\n1. wS1\n{a\n\nb}\n2. pass ; x\nDraw\n[White \"next\"]\n1. wG1 {c} 2. x",
 		"[A]\n[A \"\"]\n[ \"\"]\n[a b c]\n[\"]\n", "NotStarted\n*\n", "1.\n", "}", "{", "{\r\r}",
 		"[Result \"½-½\"]\n1. wQ1 .\n12...bA3 \\wB2\nUnkown\n", "wS1\nbs1 WS1-\npass\n",
+		"1. wS1 $1\n2. bS1 wS1- ?? $14 {blunder}\n3. wQ -wS1 !?\n4. $2\n5. wA1 $256\n", "1. wS1 ?!?\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -69,8 +71,8 @@ func sameGame(t *testing.T, n int, g, back pgn.Game) {
 			n, g.Opening, g.Result, len(g.Moves), back.Opening, back.Result, len(back.Moves))
 	}
 	for i := range g.Moves {
-		if back.Moves[i] != g.Moves[i] {
-			t.Fatalf("game %d, ply %d: %q read back as %q", n, i+1, g.Moves[i], back.Moves[i])
+		if back.Moves[i].Text != g.Moves[i].Text || back.Moves[i].Comment != g.Moves[i].Comment || !slices.Equal(back.Moves[i].NAGs, g.Moves[i].NAGs) {
+			t.Fatalf("game %d, ply %d: %+v read back as %+v", n, i+1, g.Moves[i], back.Moves[i])
 		}
 	}
 	backTags := map[string]string{} // back's tags by name, without ASCII case

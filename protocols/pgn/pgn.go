@@ -60,7 +60,19 @@ type Move struct {
 	// Mzinga's WritePGNMoveCommentary writes them, without the braces;
 	// several comments after one ply are joined by newlines.
 	Comment string
+	// NAGs are the ply's Numeric Annotation Glyphs, 0 to 255, as chess
+	// PGN defines them (its standard, section 10: $1 a good move, $2 a
+	// mistake, $4 a blunder, $6 a dubious move...): written "$N" after the
+	// MoveString on the ply's line, in order. No Hive producer writes
+	// them (hivebridge analyze does), and Mzinga's LoadPGN would read such
+	// a line as one unplayable move, so Write writes them only for a ply
+	// that has some.
+	NAGs []int
 }
+
+// MaxNAG is the largest Numeric Annotation Glyph, as chess PGN bounds them
+// (one byte).
+const MaxNAG = 255
 
 // Game is one game record.
 type Game struct {

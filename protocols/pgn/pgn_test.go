@@ -39,6 +39,11 @@ func moves(textComment ...string) []pgn.Move {
 	return ms
 }
 
+// sameMove reports whether two plies have the same text, comment and NAGs.
+func sameMove(a, b pgn.Move) bool {
+	return a.Text == b.Text && a.Comment == b.Comment && slices.Equal(a.NAGs, b.NAGs)
+}
+
 func texts(g pgn.Game) []string {
 	var ts []string
 	for _, m := range g.Moves {
@@ -158,8 +163,8 @@ func TestComments(t *testing.T) {
 		t.Errorf("opening %q", g.Opening)
 	}
 	want := []pgn.Move{{Text: "wS1", Comment: "after white's first move\nsecond line"}, {Text: "bS1 wS1-"}, {Text: "wQ -wS1"}}
-	if !slices.Equal(g.Moves, want) {
-		t.Errorf("moves %q, want %q", g.Moves, want)
+	if !slices.EqualFunc(g.Moves, want, sameMove) {
+		t.Errorf("moves %+v, want %+v", g.Moves, want)
 	}
 	if out := write(t, g); out != mzinga {
 		t.Errorf("Write:\n%s\nwant:\n%s", out, mzinga)
@@ -183,10 +188,33 @@ func TestComments(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := read(t, c.text)[0]
-			if g.Opening != c.opening || !slices.Equal(g.Moves, c.moves) {
-				t.Errorf("opening %q, moves %q; want %q, %q", g.Opening, g.Moves, c.opening, c.moves)
+			if g.Opening != c.opening || !slices.EqualFunc(g.Moves, c.moves, sameMove) {
+				t.Errorf("opening %q, moves %+v; want %q, %+v", g.Opening, g.Moves, c.opening, c.moves)
 			}
 		})
+	}
+}
+
+// TestNAGs: Numeric Annotation Glyphs after a ply, as chess PGN writes
+// them ("$N") and as its move suffixes, written back as "$N" after the
+// MoveString, and a ply without any written as Mzinga writes it.
+func TestNAGs(t *testing.T) {
+	const text = "1. wS1 $1\n2. bS1 wS1- ?? $14\n{a blunder}\n3. wQ -wS1\n4. bQ bS1- !?\n5. wA1 wQ- ?\n6. bA1 \\bQ !\n7. wA1 bQ- !!\n8. pass ?!\n"
+	g := read(t, text)[0]
+	want := []pgn.Move{{Text: "wS1", NAGs: []int{1}}, {Text: "bS1 wS1-", NAGs: []int{4, 14}, Comment: "a blunder"}, {Text: "wQ -wS1"},
+		{Text: "bQ bS1-", NAGs: []int{5}}, {Text: "wA1 wQ-", NAGs: []int{2}}, {Text: "bA1 \\bQ", NAGs: []int{1}}, {Text: "wA1 bQ-", NAGs: []int{3}},
+		{Text: "pass", NAGs: []int{6}}}
+	if !slices.EqualFunc(g.Moves, want, sameMove) {
+		t.Fatalf("moves %v, want %v", g.Moves, want)
+	}
+	out := write(t, g)
+	for _, line := range []string{"\n1. wS1 $1\n", "\n2. bS1 wS1- $4 $14\n{a blunder}\n", "\n3. wQ -wS1\n", "\n8. pass $6\n"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("Write gave\n%s\nwithout %q", out, line)
+		}
+	}
+	if back := read(t, out)[0]; !slices.EqualFunc(back.Moves, want, sameMove) {
+		t.Errorf("read back %v, want %v", back.Moves, want)
 	}
 }
 
@@ -261,7 +289,7 @@ func TestLineEnds(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if len(games) != 1 || !slices.Equal(games[0].Tags, want[0].Tags) || !slices.Equal(games[0].Moves, want[0].Moves) ||
+		if len(games) != 1 || !slices.Equal(games[0].Tags, want[0].Tags) || !slices.EqualFunc(games[0].Moves, want[0].Moves, sameMove) ||
 			games[0].Opening != want[0].Opening || games[0].Result != want[0].Result {
 			t.Errorf("%s: read %+v, want %+v", name, games, want)
 		}
@@ -314,14 +342,16 @@ func TestWrite(t *testing.T) {
 	}
 
 	for name, bad := range map[string]pgn.Game{
-		"empty name":   {Tags: tags("", "x")},
-		"spaced name":  {Tags: tags("Two words", "x")},
-		"not a move":   {Moves: moves("hello", "")},
-		"two plies":    {Moves: moves("wS1 bS1 wS1-", "")},
-		"line break":   {Moves: moves("wS1\nbS1", "")},
-		"empty move":   {Moves: moves(" ", "")},
-		"result":       {Moves: moves("1-0", "")},
-		"bogus result": {Result: pgn.Result(42)},
+		"empty name":    {Tags: tags("", "x")},
+		"spaced name":   {Tags: tags("Two words", "x")},
+		"not a move":    {Moves: moves("hello", "")},
+		"two plies":     {Moves: moves("wS1 bS1 wS1-", "")},
+		"line break":    {Moves: moves("wS1\nbS1", "")},
+		"empty move":    {Moves: moves(" ", "")},
+		"result":        {Moves: moves("1-0", "")},
+		"bogus result":  {Result: pgn.Result(42)},
+		"NAG too large": {Moves: []pgn.Move{{Text: "wS1", NAGs: []int{256}}}},
+		"negative NAG":  {Moves: []pgn.Move{{Text: "wS1", NAGs: []int{-1}}}},
 	} {
 		var b bytes.Buffer
 		err := pgn.Write(&b, pgn.Game{Moves: []pgn.Move{{Text: "wS1"}}}, bad)
@@ -358,6 +388,11 @@ func TestErrors(t *testing.T) {
 		{"move with a dot", "1. wS1.\n", 1, "neither a move"},
 		{"pass with a destination", "5. pass wS1\n", 1, "neither a move"},
 		{"error line", "1. wS1\nerror parsing result\n", 2, "not one ply"},
+		{"NAG too large", "1. wS1 $256\n", 1, `"$256" is not an annotation glyph`},
+		{"NAG without digits", "1. wS1 $\n", 1, "not an annotation glyph"},
+		{"move after a NAG", "1. wS1 $1 -bQ\n", 1, `"-bQ" is not an annotation glyph`},
+		{"unknown suffix", "1. wS1 ?!?\n", 1, `"?!?" is not an annotation glyph`},
+		{"NAG without a move", "4. $2\n", 1, "without a move"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			games, err := pgn.Read(strings.NewReader(c.text))

@@ -41,6 +41,8 @@ func (e *SyntaxError) Error() string {
 //   - Move lines, one ply a line, numbered ("12. wA1 -bQ", "12.wA1 -bQ",
 //     "12... wA1 -bQ") or not ("wA1 -bQ"), as Mzinga's LoadPGN strips
 //     leading digits and dots; the number's value is not checked.
+//     Numeric Annotation Glyphs may follow the move ("12. wA1 -bQ $2",
+//     chess PGN's; see Move.NAGs and cutNAGs).
 //   - Comments: {...} on its own line or after a move, possibly over
 //     several lines (Mzinga), and ';' to the end of the line.
 //   - A result line (any spelling ParseResult knows) after the moves, or
@@ -228,7 +230,10 @@ func (p *parser) code(s string) error {
 	if r, ok := resultWord(s); ok {
 		return p.result(r, s)
 	}
-	text := cutNumber(s)
+	text, nags, why := cutNAGs(cutNumber(s))
+	if why != "" {
+		return p.errorf("%s", why)
+	}
 	if text == "" {
 		return p.errorf("move number %s without a move", quote(s))
 	}
@@ -240,8 +245,54 @@ func (p *parser) code(s string) error {
 	}
 	p.begin()
 	p.flushNote()
-	p.cur.Moves = append(p.cur.Moves, Move{Text: text})
+	p.cur.Moves = append(p.cur.Moves, Move{Text: text, NAGs: nags})
 	return nil
+}
+
+// cutNAGs splits a ply's text from the annotation glyphs after it: "$N"
+// tokens, and the six move suffixes chess PGN's import format allows
+// (standard, section 8.2.3.8), written apart from the move here, since a
+// suffix stuck to a MoveString's destination would be read as part of it:
+// "!" $1, "?" $2, "!!" $3, "??" $4, "!?" $5, "?!" $6. Every token after
+// the first glyph must be a glyph too. It returns why the glyphs cannot be
+// read, or "".
+func cutNAGs(s string) (text string, nags []int, why string) {
+	fields := strings.Fields(s)
+	at := 0 // where the search for the next field begins
+	for k, token := range fields {
+		pos := at + strings.Index(s[at:], token)
+		at = pos + len(token)
+		if !strings.ContainsRune("$!?", rune(token[0])) {
+			continue
+		}
+		for _, token := range fields[k:] {
+			nag, ok := glyph(token)
+			if !ok {
+				return "", nil, quote(token) + " is not an annotation glyph: want $0 to $" + strconv.Itoa(MaxNAG) + " or one of ! ? !! ?? !? ?!, after the move"
+			}
+			nags = append(nags, nag)
+		}
+		return strings.TrimSpace(s[:pos]), nags, ""
+	}
+	return s, nil, ""
+}
+
+// glyph reads one annotation glyph: $N (N from 0 to MaxNAG, in at most
+// three digits) or a move suffix (see cutNAGs).
+func glyph(token string) (int, bool) {
+	if digits, ok := strings.CutPrefix(token, "$"); ok {
+		if digits == "" || len(digits) > 3 || strings.Trim(digits, "0123456789") != "" {
+			return 0, false
+		}
+		n, _ := strconv.Atoi(digits)
+		return n, n <= MaxNAG
+	}
+	for i, suffix := range [...]string{"!", "?", "!!", "??", "!?", "?!"} {
+		if token == suffix {
+			return i + 1, true
+		}
+	}
+	return 0, false
 }
 
 // cutNumber strips a ply number: leading digits, then dots, then space,

@@ -270,7 +270,7 @@ func TestWriteOtherFiles(t *testing.T) {
 				t.Errorf("output ends %q, want %q", text[max(0, len(text)-40):], wantEnd)
 			}
 			back := readOne(t, out.Bytes())
-			if back.Result != f.result || len(back.Moves) != f.plies || !slices.Equal(back.Moves, g.Moves) {
+			if back.Result != f.result || len(back.Moves) != f.plies || !slices.EqualFunc(back.Moves, g.Moves, sameMove) {
 				t.Errorf("read back: result %v, %d plies; want %v, %d plies", back.Result, len(back.Moves), f.result, f.plies)
 			}
 			if v, _ := back.Tag("Result"); v != f.result.String() {

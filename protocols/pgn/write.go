@@ -37,7 +37,8 @@ func isMandatory(key string) bool {
 //     end the line. Non-ASCII is written as it is (UTF-8, as hivegame.com
 //     writes), where Mzinga's ASCII encoder would write '?'.
 //   - When the game has moves: a blank line, then "N. MoveString", one ply
-//     a line, N counting plies from 1. Each comment follows on its own line
+//     a line, N counting plies from 1, and the ply's NAGs, if any, after
+//     it as " $N" each (chess PGN's; no Hive producer writes them). Each comment follows on its own line
 //     as "{text}", trimmed and without braces (Mzinga's
 //     WritePGNMoveCommentary and SetMoveCommentary); the opening comment
 //     comes before the first ply. A game with an opening comment but no
@@ -46,9 +47,10 @@ func isMandatory(key string) bool {
 //     the result word.
 //
 // Write refuses a tag name that is empty or holds a space, a move that is
-// not one MoveString (as Read checks it), and a Result that is none of the
-// constants, which Read could not read back: it stops at that game, having
-// written the games before it and nothing of that one. It does not check
+// not one MoveString (as Read checks it), a NAG outside 0 to MaxNAG, and a
+// Result that is none of the constants, which Read could not read back: it
+// stops at that game, having written the games before it and nothing of
+// that one. It does not check
 // lengths: a tag or move of nearly MaxLineLength bytes may make a line Read
 // refuses.
 func Write(w io.Writer, games ...Game) error {
@@ -84,9 +86,18 @@ func writeGame(b *strings.Builder, g *Game) error {
 			if why := isMove(text); why != "" {
 				return fmt.Errorf("ply %d: %s", i+1, why)
 			}
+			for _, nag := range m.NAGs {
+				if nag < 0 || nag > MaxNAG {
+					return fmt.Errorf("ply %d: annotation glyph %d is not one of $0 to $%d", i+1, nag, MaxNAG)
+				}
+			}
 			b.WriteString(strconv.Itoa(i + 1))
 			b.WriteString(". ")
 			b.WriteString(text)
+			for _, nag := range m.NAGs {
+				b.WriteString(" $")
+				b.WriteString(strconv.Itoa(nag))
+			}
 			b.WriteByte('\n')
 			writeComment(b, m.Comment)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
@@ -61,6 +62,12 @@ func fromPGN(g pgn.Game) (Record, error) {
 				r.Comments = make([]string, len(g.Moves))
 			}
 			r.Comments[i] = m.Comment
+		}
+		if len(m.NAGs) > 0 {
+			if r.NAGs == nil {
+				r.NAGs = make([][]int, len(g.Moves))
+			}
+			r.NAGs[i] = m.NAGs
 		}
 	}
 	return r, r.check(texts)
@@ -198,6 +205,7 @@ type jsonRecord struct {
 type jsonMove struct {
 	Move    string `json:"move"`
 	Comment string `json:"comment,omitempty"`
+	NAGs    []int  `json:"nags,omitempty"`
 }
 
 func readJSONL(name string, data []byte) ([]Record, []error) {
@@ -237,6 +245,16 @@ func readJSONL(name string, data []byte) ([]Record, []error) {
 					r.Comments = make([]string, len(j.Moves))
 				}
 				r.Comments[i] = m.Comment
+			}
+			if len(m.NAGs) > 0 {
+				if bad := slices.IndexFunc(m.NAGs, func(n int) bool { return n < 0 || n > pgn.MaxNAG }); bad >= 0 {
+					fail(fmt.Errorf("move %d: NAG %d: want 0 to %d", i+1, m.NAGs[bad], pgn.MaxNAG))
+					return
+				}
+				if r.NAGs == nil {
+					r.NAGs = make([][]int, len(j.Moves))
+				}
+				r.NAGs[i] = m.NAGs
 			}
 		}
 		if len(texts) == 0 && j.GameString != "" {
@@ -316,6 +334,9 @@ func toPGN(r Record) pgn.Game {
 		if i < len(r.Comments) {
 			mv.Comment = r.Comments[i]
 		}
+		if i < len(r.NAGs) {
+			mv.NAGs = r.NAGs[i]
+		}
 		g.Moves = append(g.Moves, mv)
 	}
 	return g
@@ -361,7 +382,7 @@ func writeJSON(w io.Writer, r Record) error {
 
 // MarshalJSON writes the record as one line of `--format jsonl` holds it:
 // the archive's field names, its GameString beside its moves, each move
-// with its comment.
+// with its comment and NAGs.
 func (r Record) MarshalJSON() ([]byte, error) {
 	gs, err := r.gameString()
 	if err != nil {
@@ -374,6 +395,9 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		j.Moves[i].Move = m
 		if i < len(r.Comments) {
 			j.Moves[i].Comment = r.Comments[i]
+		}
+		if i < len(r.NAGs) {
+			j.Moves[i].NAGs = r.NAGs[i]
 		}
 	}
 	return json.Marshal(j)

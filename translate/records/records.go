@@ -74,6 +74,11 @@ type Record struct {
 	// Comments, when not nil, are a comment for each move ("" for none),
 	// written in PGN after the ply (an engine's score, say).
 	Comments []string
+	// NAGs, when not nil, are each move's Numeric Annotation Glyphs (nil
+	// for none): PGN's "$N" after the ply (analyze's move classes, say),
+	// kept through a PGN or a JSON line and dropped by SGF and GameStrings,
+	// which have no place for them.
+	NAGs [][]int
 
 	// end is where the moves lead, as the replay that checked them found
 	// it, so that writing a record read does not replay it again: valid

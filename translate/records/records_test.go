@@ -87,6 +87,11 @@ func TestRoundTrips(t *testing.T) {
 			for i := 0; i < len(r.Moves); i += 3 {
 				r.Comments[i] = fmt.Sprintf("%+d/%d", rng.IntN(2000)-1000, 1+rng.IntN(20))
 			}
+			// A move class's NAG on every fifth, as analyze writes.
+			r.NAGs = make([][]int, len(r.Moves))
+			for i := 1; i < len(r.Moves); i += 5 {
+				r.NAGs[i] = []int{1 + rng.IntN(6)}
+			}
 			recs = append(recs, r)
 		}
 	}
@@ -131,6 +136,9 @@ func TestRoundTrips(t *testing.T) {
 				}
 				if (f == records.PGN || f == records.JSONL) && !slices.Equal(back[i].Comments, recs[i].Comments) {
 					t.Errorf("game %d: comments read back %q, written %q", i, back[i].Comments, recs[i].Comments)
+				}
+				if (f == records.PGN || f == records.JSONL) && !slices.EqualFunc(back[i].NAGs, recs[i].NAGs, slices.Equal) {
+					t.Errorf("game %d: NAGs read back %v, written %v", i, back[i].NAGs, recs[i].NAGs)
 				}
 			}
 		})
