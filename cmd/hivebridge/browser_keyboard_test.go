@@ -310,7 +310,8 @@ func (p *page) selectByKeyboard(g *core.Game, piece core.Piece, valid []core.Mov
 // keys alone lead from where the focus lands to every destination shown
 // (which are the engine's validmoves and core's legal moves of the piece),
 // each visited in turn by real key presses; then the move of that kind is
-// played with Enter and the engine's game has it.
+// played with Enter, the engine's game has it, and the focus is on the
+// piece that moved.
 func testArrowsReachEveryDestination(t *testing.T, browser context.Context) {
 	d := startDaemon(t)
 	p := openPage(t, browser, "http://"+d.httpAddr+"/")
@@ -346,6 +347,9 @@ func testArrowsReachEveryDestination(t *testing.T, browser context.Context) {
 		played := checkShows(t, v, v.LastGameString)
 		if h := played.History(); len(h) != g.Ply()+1 || h[len(h)-1] != m {
 			t.Fatalf("%s: Enter on %q played %q", kind, text, v.History[len(v.History)-1])
+		}
+		if f := p.focusedNode(); f != "piece:"+m.Piece().String() {
+			t.Fatalf("%s: after %s by keyboard the focus is on %s", kind, text, f)
 		}
 		t.Logf("%s: %s reached its %d destinations by arrows and played %s", kind, m.Piece(), len(dests), text)
 	}
@@ -394,7 +398,7 @@ func runCoverer() int {
 
 // testFocusAfterCoveringReply: a person plays White by keyboard against
 // an engine that climbs onto the piece that moved; once the reply covers
-// it, the focus is still on the board, and the next keys (an arrow to a
+// it, the focus is on the piece on top, and the next keys (arrows to a
 // piece White can move, Enter) work without a Tab.
 func testFocusAfterCoveringReply(t *testing.T, browser context.Context) {
 	t.Setenv(coverRepliesVar, "1")
@@ -441,8 +445,9 @@ func testFocusAfterCoveringReply(t *testing.T, browser context.Context) {
 	if h[len(h)-2] != m || h[len(h)-1].To() != m.To() {
 		t.Fatalf("White played %q and Black %q: no cover", v.History[len(v.History)-2], v.History[len(v.History)-1])
 	}
-	if f := p.focusedNode(); f == "off" {
-		t.Fatalf("after Black covered %s the focus is off the board", m.Piece())
+	// The focus was on the piece that moved: it is on what covers it.
+	if f, want := p.focusedNode(), "piece:"+h[len(h)-1].Piece().String(); f != want {
+		t.Fatalf("after Black covered %s the focus is on %s, not on %s", m.Piece(), f, want)
 	}
 	// An arrow moves it; arrows alone reach a piece White can move, and
 	// Enter shows its destinations.
