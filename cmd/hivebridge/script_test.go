@@ -11,7 +11,8 @@ import (
 
 // TestMain lets the transcripts run hivebridge as a command in the test
 // binary itself, so they exercise the real main with no separate build; the
-// binary is also the engine that reports bare moves (see bareReportsVar).
+// binary is also the engine that reports bare moves (see bareReportsVar) and
+// the one whose replies cover the piece that moved (see coverRepliesVar).
 func TestMain(m *testing.M) {
 	fakeengine.RunIfAsked() // the misbehaving backends of the chaos test
 	if os.Getenv(runMainVar) != "" {
@@ -20,6 +21,9 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv(bareReportsVar) != "" {
 		os.Exit(runBareReporter())
+	}
+	if os.Getenv(coverRepliesVar) != "" {
+		os.Exit(runCoverer())
 	}
 	// Under -race a program waits a second before it exits, which would
 	// make hivebridge backends that exit on a signal seem to outlive it:

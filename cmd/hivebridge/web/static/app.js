@@ -403,6 +403,7 @@ async function play(text, byKeyboard = false) {
     else state.message = answer.error;
   }
   await settle();
+  state.focusAfter = null; // shown by now, or the move was refused
 }
 
 // outcomeOf puts in words why a remote game ended without a move: the
@@ -575,6 +576,7 @@ function renderBoard() {
   const active = document.activeElement;
   const hadFocus = svg.contains(active);
   const focusKey = hadFocus ? active.dataset.move || active.dataset.piece : null;
+  const focusCell = hadFocus && active !== svg ? [active.dataset.q, active.dataset.r] : null;
   const board = shownBoard();
   if (!board) {
     svg.replaceChildren();
@@ -598,15 +600,21 @@ function renderBoard() {
   }
   svg.setAttribute('aria-label', `The hive: ${board.stacks.size} stacks. ${state.replay ? replayWords() : statusWords()}`);
   // Keep the keyboard where it was, or, after a move chosen by keyboard, on
-  // the piece that moved.
+  // the piece that moved; where that is gone (a reply climbed onto it, the
+  // destinations went with the move), on what now stands on its cell, or
+  // else on the board itself, whose arrows lead back to the pieces: never
+  // on the page, a dozen Tabs away.
+  const stackAt = (cell) => cell && svg.querySelector(`.piece[data-q="${cell[0]}"][data-r="${cell[1]}"]`);
   let target = null;
   if (state.focusAfter) {
-    target = svg.querySelector(`.piece[data-piece="${state.focusAfter}"]`);
+    const cell = board.cellOf.get(state.focusAfter);
+    target = cell ? stackAt(cell.split(',')) : null;
     if (target) state.focusAfter = null;
-  } else if (focusKey) {
-    target = svg.querySelector(`[data-move="${CSS.escape(focusKey)}"], .piece[data-piece="${CSS.escape(focusKey)}"]`);
   }
-  if (target) target.focus({ preventScroll: true });
+  if (!target && focusKey) target = svg.querySelector(`[data-move="${CSS.escape(focusKey)}"], .piece[data-piece="${CSS.escape(focusKey)}"]`);
+  if (!target) target = stackAt(focusCell);
+  if (!target && (hadFocus || state.focusAfter)) target = svg;
+  if (target && target !== active) target.focus({ preventScroll: true });
 }
 
 // lostQueens marks the Queen Bee of each side the game says lost, when the
@@ -798,32 +806,47 @@ function showStack(piece) {
 // ARROWS are the screen directions of the arrow keys.
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
-// nearestOnBoard returns the piece or destination the arrow [dx, dy] leads
-// to from the focused one: the nearest whose centre lies within 60° of that
-// direction, a sideways step counted twice, so that Up and Down reach the
-// hexes above and below on either side and Left and Right the ones beside.
-// Tab still reaches everything in order; the arrows go where the eye goes.
-function nearestOnBoard(board, from, [dx, dy]) {
-  const centreOf = (el) => {
-    const b = el.getBoundingClientRect();
-    return [b.left + b.width / 2, b.top + b.height / 2];
-  };
-  const [x0, y0] = centreOf(from);
+// boardStops are the places the arrow keys stop at: one for each cell, its
+// destination where the selected piece has one (a climb's destination is
+// drawn over the piece it climbs onto, and takes the click there too),
+// else its piece. Each has its row (r) and its place across, in hex widths.
+function boardStops(board) {
+  const stops = new Map();
+  for (const el of board.querySelectorAll('.piece[tabindex], .dest[tabindex]')) stops.set(`${el.dataset.q},${el.dataset.r}`, el);
+  return [...stops.values()].map((el) => ({ el, row: Number(el.dataset.r), x: Number(el.dataset.q) + Number(el.dataset.r) / 2 }));
+}
+
+// arrowTarget returns the stop the arrow [dx, dy] leads to from the
+// focused piece or destination, by rows: Left and Right go to the nearest
+// stop along the same row, Up and Down to the nearest stop across in the
+// nearest row above or below that has one. Of the two hexes above, Up
+// takes the right one, of the two below Down takes the left one, so that
+// Up then Down comes back. So every stop is reached: its row by Up and
+// Down, then along it. From the board itself (where the focus waits when
+// what it was on is gone), an arrow goes to the last move's piece, or the
+// first stop. Tab still reaches everything in reading order.
+function arrowTarget(board, from, [dx, dy]) {
+  const stops = boardStops(board);
+  if (from === board) return (stops.find((s) => s.el.classList.contains('last')) || stops[0] || { el: null }).el;
+  const row = Number(from.dataset.r);
+  const x = Number(from.dataset.q) + row / 2;
   let best = null;
   let bestCost = Infinity;
-  for (const el of board.querySelectorAll('.piece[tabindex], .dest[tabindex]')) {
-    if (el === from) continue;
-    const [x, y] = centreOf(el);
-    const along = (x - x0) * dx + (y - y0) * dy;
-    const across = Math.abs((x - x0) * dy - (y - y0) * dx);
-    if (along < 1 || across > along * Math.sqrt(3) + 1) continue;
-    const cost = along + 2 * across;
-    if (cost < bestCost) {
-      best = el;
-      bestCost = cost;
+  if (dx) {
+    for (const s of stops) {
+      const along = (s.x - x) * dx;
+      if (s.row === row && along > 0 && along < bestCost) [best, bestCost] = [s, along];
     }
+    return best && best.el;
   }
-  return best;
+  let next = null;
+  for (const s of stops) if ((s.row - row) * dy > 0 && (next === null || Math.abs(s.row - row) < Math.abs(next - row))) next = s.row;
+  for (const s of stops) {
+    if (s.row !== next) continue;
+    const cost = Math.abs(s.x - x) + 1e-6 * (s.x - x) * dy; // the tie: right going up, left going down
+    if (cost < bestCost) [best, bestCost] = [s, cost];
+  }
+  return best && best.el;
 }
 
 // ---- Wiring ---------------------------------------------------------------
@@ -887,10 +910,12 @@ function setupControls() {
 
   const board = $('board');
   board.addEventListener('click', (e) => activate(e.target, false));
+  // The board is drawn to its size: drawn again when that changes.
+  new ResizeObserver(() => renderBoard()).observe(board);
   board.addEventListener('keydown', (e) => {
     if (e.key in ARROWS && !state.replay && !e.altKey && !e.ctrlKey && !e.metaKey) {
-      const from = e.target.closest('.dest, .piece');
-      const to = from && nearestOnBoard(board, from, ARROWS[e.key]);
+      const from = e.target === board ? board : e.target.closest('.dest, .piece');
+      const to = from && arrowTarget(board, from, ARROWS[e.key]);
       if (from) e.preventDefault();
       if (to) to.focus();
     } else if (e.key === 'Enter' || e.key === ' ') {

@@ -96,19 +96,41 @@ const GLYPHS = {
   ],
 };
 
+// A stack is drawn within its own cell, so that it never covers a
+// neighbour (whose label sits at the bottom of its tile, next to the cells
+// above it): the pieces beneath peek out up and to the left, STEP apart,
+// the top tile a little down and to the right, all of them shrunk as much
+// as the peeking takes. CELL_ROOM is how far from a cell's centre, measured
+// square to its edges, a tile and its widest outline (the focus ring) may
+// reach: short of the neighbours' tiles.
+const TILE = R * 0.92; // a lone tile's circumradius
+const STEP = 3; // how far each piece beneath peeks out
+const CELL_ROOM = R * SQRT3 - (TILE * SQRT3) / 2 - 0.8;
+const RING = 2.5; // half the focus ring's width
+
 // pieceShape draws a piece's tile and bug, centred on 0,0, with the edges
 // of the pieces beneath it (bottom first), in their colours, peeking out.
 export function pieceShape(name, { beneath = [] } = {}) {
   const { color, bug, number } = pieceInfo(name);
   const g = el('g', { class: `piece-shape ${color} bug-${bug}` });
   const shown = beneath.slice(-3);
+  // The layers run along the direction square to the upper left edge, so
+  // that the stack's reach towards it is just its half-length.
+  const half = (shown.length * STEP) / 2;
+  const radius = Math.min(TILE, ((CELL_ROOM - half - RING) * 2) / SQRT3);
+  const at = (i) => {
+    const d = half - i * STEP; // i = 0 is the bottom of what is shown
+    return [-d / 2, (-d * SQRT3) / 2];
+  };
+  const move = ([x, y]) => `translate(${x.toFixed(2)} ${y.toFixed(2)})`;
   shown.forEach((p, i) => {
-    const depth = shown.length - i; // the bottom one furthest out
-    g.append(el('polygon', { class: `tile under ${pieceInfo(p).color}`, points: hexPoints(R * 0.92), transform: `translate(${-4 * depth} ${-5 * depth})` }));
+    g.append(el('polygon', { class: `tile under ${pieceInfo(p).color}`, points: hexPoints(radius), transform: move(at(i)) }));
   });
-  g.append(el('polygon', { class: 'tile', points: hexPoints(R * 0.92) }));
-  g.append(el('g', { class: 'glyph', transform: `translate(0 -4) scale(${(R * 0.62) / 40})` }, GLYPHS[bug]()));
-  const label = el('text', { class: 'label', y: R * 0.76, 'text-anchor': 'middle' });
+  const [x, y] = at(shown.length);
+  const k = radius / TILE;
+  g.append(el('polygon', { class: 'tile', points: hexPoints(radius), transform: move([x, y]) }));
+  g.append(el('g', { class: 'glyph', transform: `${move([x, y - 4 * k])} scale(${((R * 0.62) / 40) * k})` }, GLYPHS[bug]()));
+  const label = el('text', { class: 'label', x: x.toFixed(2), y: (y + TILE * 0.76 * k).toFixed(2), 'text-anchor': 'middle' });
   label.textContent = bug + (number || '');
   g.append(label);
   return g;
@@ -191,7 +213,9 @@ export function drawBoard(svg, view) {
     });
     g.append(pieceShape(top, { beneath: stack.slice(0, -1) }));
     if (stack.length > 1) {
-      const badge = el('g', { class: 'height', transform: `translate(${R * 0.6} ${-R * 0.55})` });
+      // The height, on the right of the tile and inside the cell, as a
+      // stack is (see pieceShape).
+      const badge = el('g', { class: 'height', transform: `translate(${R * 0.55} ${-R * 0.1})` });
       badge.append(el('circle', { r: 8.5 }));
       const t = el('text', { 'text-anchor': 'middle', y: 3.6 });
       t.textContent = String(stack.length);
@@ -227,25 +251,28 @@ export function drawBoard(svg, view) {
   }
 }
 
-// fitView sets the viewBox around the cells, at least a few hexes wide so
-// that the first pieces of a game are not drawn huge.
+// MAX_ZOOM is the most screen pixels a board unit is drawn with: a tile
+// at most about 80 px tall, so that the first pieces of a game are not
+// drawn huge.
+const MAX_ZOOM = 1.5;
+
+// fitView sets the viewBox around the cells, in the board's own shape, so
+// that the hive fills as much of the board as it can, on a phone's tall
+// board as on a desktop's wide one (a viewBox of another shape would leave
+// bands of empty board on two sides), and no closer than MAX_ZOOM. The
+// margin leaves room for a tile, its outline and a glimpse of the grid.
 function fitView(svg, cells) {
   if (cells.length === 0) cells = [[0, 0]];
   const xs = cells.map((c) => centre(c)[0]);
   const ys = cells.map((c) => centre(c)[1]);
-  const pad = R * 2.2;
-  let minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
-  let minY = Math.min(...ys) - pad, maxY = Math.max(...ys) + pad;
-  const minW = R * SQRT3 * 7, minH = R * 1.5 * 6;
-  if (maxX - minX < minW) {
-    const c = (minX + maxX) / 2;
-    minX = c - minW / 2;
-    maxX = c + minW / 2;
-  }
-  if (maxY - minY < minH) {
-    const c = (minY + maxY) / 2;
-    minY = c - minH / 2;
-    maxY = c + minH / 2;
-  }
-  svg.setAttribute('viewBox', `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`);
+  const pad = R * 1.4;
+  const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
+  const minY = Math.min(...ys) - pad, maxY = Math.max(...ys) + pad;
+  const box = svg.getBoundingClientRect();
+  // Before the board is laid out (or while it is hidden) any shape does.
+  const width = box.width > 0 ? box.width : 800, height = box.height > 0 ? box.height : 500;
+  const zoom = Math.min(width / (maxX - minX), height / (maxY - minY), MAX_ZOOM);
+  const w = width / zoom, h = height / zoom;
+  const x = (minX + maxX - w) / 2, y = (minY + maxY - h) / 2;
+  svg.setAttribute('viewBox', `${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
 }
