@@ -336,11 +336,26 @@ func (o *Orientation) Canonical(g *Game, m Move) (OrientedMove, bool) {
 // Board returns the move of g (whose frame o is) that om writes in the
 // canonical frame: for a movement, the top piece of the cell it leaves;
 // for a placement, the lowest-numbered piece of its colour and bug still
-// in hand. It returns false when om is not valid or names no piece here
-// (an empty cell, a bug not in the game or all placed). The move is not
-// checked against the rules: a position's moves depend also on the piece
-// moved last, which the key leaves out.
+// in hand. It returns false when om is not valid, names no piece here (an
+// empty cell, a bug not in the game or all placed), or is not what
+// Canonical writes of the move it reads as (a coordinate out of the
+// hive's range that the wrapping grid would fold onto a cell of it, or a
+// move of a symmetric position written other than as the least of its
+// images). The move is not checked against the rules: a position's moves
+// depend also on the piece moved last, which the key leaves out.
 func (o *Orientation) Board(g *Game, om OrientedMove) (Move, bool) {
+	m, ok := o.read(g, om)
+	if !ok {
+		return NoMove, false
+	}
+	if back, ok := o.Canonical(g, m); !ok || back != om {
+		return NoMove, false
+	}
+	return m, true
+}
+
+// read is Board without the check that om is what Canonical writes.
+func (o *Orientation) read(g *Game, om OrientedMove) (Move, bool) {
 	if !om.Valid() {
 		return NoMove, false
 	}
