@@ -26,6 +26,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hivebridge/hivebridge/core"
 )
 
 // Status says where a game stands in the archive.
@@ -164,6 +166,14 @@ type Store interface {
 	// transaction, and returns how many it added: a game imported before
 	// (the same type, players, date and moves) is kept once.
 	Import(ctx context.Context, games []Imported) (added int, err error)
+	// Explore returns the moves played from a position of the explorer
+	// (its core.Orientation key) in the archive's finished games, the
+	// most played first, each with up to games of its games' ids.
+	Explore(ctx context.Context, position uint64, games int) ([]ExplorerMove, error)
+	// ExplorerGames returns up to n ids of the games that played move
+	// from position, newest first, those before the game before when it
+	// is not 0.
+	ExplorerGames(ctx context.Context, position uint64, move core.OrientedMove, before int64, n int) ([]int64, error)
 	// Heartbeat marks this process alive again if the database forgot it
 	// (a PostgreSQL server restarted): a writer calls it now and then.
 	Heartbeat(ctx context.Context) error

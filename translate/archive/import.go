@@ -80,7 +80,10 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 		if err != nil {
 			return added, err
 		}
-		var moves [][]any
+		var (
+			moves   [][]any
+			indexed []indexedGame
+		)
 		for res.Next() {
 			var (
 				id  int64
@@ -92,6 +95,9 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 			}
 			added++
 			g := byKey[key]
+			if code := resultCode(g.Record.Result); code >= 0 {
+				indexed = append(indexed, indexedGame{id: id, result: code, rows: explorerRowsOf(uhp.FormatGameType(g.Record.GameType), g.Record.Moves)})
+			}
 			for ply, m := range g.Record.Moves[:min(len(g.Record.Moves), MaxPlies)] {
 				moves = append(moves, []any{id, int64(ply), short(m), short(orViewer(side(g.Record, ply))), ms(g.Started)})
 			}
@@ -107,6 +113,9 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 				return added, err
 			}
 			moves = moves[k:]
+		}
+		if err := s.d.index(ctx, tx, indexed); err != nil {
+			return added, err
 		}
 		games = games[n:]
 	}

@@ -57,6 +57,32 @@ var migrations = [][]string{
 			taken INTEGER NOT NULL DEFAULT 0,
 			created_ms BIGINT NOT NULL)`,
 	},
+	{ // 3: the opening explorer (explorer.go); the games already archived are indexed by indexArchived
+		`CREATE TABLE explorer (
+			game BIGINT NOT NULL REFERENCES games (id),
+			ply INTEGER NOT NULL,
+			position BIGINT NOT NULL,
+			move BIGINT NOT NULL,
+			result INTEGER NOT NULL,
+			PRIMARY KEY (game, ply))`,
+		`CREATE INDEX explorer_position ON explorer (position, move, game DESC)`,
+		`CREATE TABLE explorer_moves (
+			position BIGINT NOT NULL,
+			move BIGINT NOT NULL,
+			white INTEGER NOT NULL,
+			draws INTEGER NOT NULL,
+			black INTEGER NOT NULL,
+			PRIMARY KEY (position, move))`,
+	},
+}
+
+// migrationCode returns what reaching version v takes beyond its SQL, or
+// nil: work on the rows that needs Go, in the migration's transaction.
+func migrationCode(v int) func(ctx context.Context, tx *sql.Tx, d dialect) error {
+	if v == 3 {
+		return indexArchived
+	}
+	return nil
 }
 
 // schemaVersion is the version this binary writes.
@@ -95,6 +121,11 @@ func migrate(ctx context.Context, db *sql.DB, d dialect) error {
 	for v := have; v < schemaVersion; v++ {
 		for _, stmt := range migrations[v] {
 			if _, err := tx.ExecContext(ctx, strings.ReplaceAll(stmt, "{{serial}}", d.serial)); err != nil {
+				return fmt.Errorf("migrating to version %d: %w", v+1, err)
+			}
+		}
+		if code := migrationCode(v + 1); code != nil {
+			if err := code(ctx, tx, d); err != nil {
 				return fmt.Errorf("migrating to version %d: %w", v+1, err)
 			}
 		}

@@ -133,6 +133,16 @@ func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 // update returns the write of Update.
 func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.Tx) error {
 	c, plies := storableChange(c)
+	// A game that ends finished with a result is indexed for the
+	// explorer; its moves are read here, in the caller's goroutine,
+	// rather than in the writer's, which every game shares.
+	var indexed indexedGame
+	if c.End != nil && c.End.status() == Finished {
+		indexed = indexedGame{id: id, result: resultCode(c.End.Result)}
+		if indexed.result >= 0 {
+			indexed.rows = explorerRowsOfGameString(c.GameString)
+		}
+	}
 	return func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
 			return err
@@ -160,7 +170,7 @@ func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.
 		if n, err := res.RowsAffected(); err == nil && n != 1 {
 			return fmt.Errorf("game %d: %w", id, ErrNotFound)
 		}
-		return nil
+		return s.d.indexGame(ctx, tx, indexed)
 	}
 }
 
@@ -398,6 +408,9 @@ func (s *sqlStore) pruneSome(ctx context.Context, before time.Time) (deleted, ch
 		return 0, 0, err
 	}
 	in := "(" + strings.Join(marks, ", ") + ")"
+	if err := s.d.unindex(ctx, tx, ids); err != nil {
+		return 0, 0, err
+	}
 	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game IN `+in), ids...); err != nil {
 		return 0, 0, err
 	}

@@ -51,7 +51,8 @@ func (s *Server) newHTTPServer() *http.Server {
 
 // httpHandler serves the viewer page at / and its files under /assets/,
 // open to all (they hold no secret), and /uhp (WebSocket), /healthz,
-// /metrics, the archive (archiveRoutes), POST /records (recordsRoutes) and
+// /metrics, the archive (archiveRoutes) and its opening explorer
+// (explorerRoutes), POST /records (recordsRoutes) and
 // the match tests (testsRoutes) behind the token when there is one.
 func (s *Server) httpHandler() http.Handler {
 	private := http.NewServeMux()
@@ -65,6 +66,7 @@ func (s *Server) httpHandler() http.Handler {
 	})
 	private.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
 	s.archiveRoutes(private)
+	s.explorerRoutes(private)
 	s.recordsRoutes(private)
 	s.testsRoutes(private)
 	mux := http.NewServeMux()
