@@ -100,9 +100,12 @@ func abs(x int) int {
 // where the position is symmetric itself, on an equivalent move: one that
 // leads to the same key).
 func TestOrientUnderSymmetries(t *testing.T) {
-	games := 6
+	games, plies := 6, 50
 	if testing.Short() {
 		games = 1
+	}
+	if raceDetector {
+		games, plies = 1, 12
 	}
 	positions, symmetric := 0, 0
 	var l, l2 core.MoveList
@@ -110,7 +113,7 @@ func TestOrientUnderSymmetries(t *testing.T) {
 		for seed := range games {
 			rng := rand.New(rand.NewPCG(uint64(gt.typ)+300, uint64(seed)))
 			g := core.NewGame(gt.typ)
-			for ply := 0; !g.Over() && ply < 50; ply++ {
+			for ply := 0; !g.Over() && ply < plies; ply++ {
 				pos := g.CurrentPosition()
 				o := core.Orient(g)
 				at := axialOfCells(g, pos)
@@ -235,6 +238,9 @@ func TestOrientTellsApart(t *testing.T) {
 	if testing.Short() {
 		games = 2
 	}
+	if raceDetector {
+		games = 1
+	}
 	var l core.MoveList
 	pairs, same := 0, 0
 	check := func(ga, gb *core.Game, what string) {
@@ -302,6 +308,9 @@ func TestOrientCollisions(t *testing.T) {
 	want := 1_000_000
 	if testing.Short() {
 		want = 100_000
+	}
+	if raceDetector {
+		want = 20_000
 	}
 	keys := make(map[uint64][32]byte, want)
 	forms := make(map[[32]byte]struct{}, want)
