@@ -197,16 +197,15 @@ func (e *Session) maxLineLen() int {
 
 // Run prints the info answer unprompted, as the reference engine does on
 // start, then answers each line of in on out until in ends (after
-// answering every command already read) or ctx is done. The input is read
-// ahead on a goroutine of its own, so that a stop line (see Ahead) is seen
-// while a command runs.
+// answering every command already read) or ctx is done, which ends it at
+// once. The input is read ahead on a goroutine of its own, so that a stop
+// line (see Ahead) is seen while a command runs; that goroutine may still
+// be blocked in in's Read when Run returns, and the caller must then close
+// in (the connection) to end it.
 //
 // With CancelOnEnd, the end of in (or a failed read) instead cancels the
 // command in progress at once and ends Run, with nothing answered after
-// that command; a ctx done ends Run at once too, rather than after the
-// line being read. The goroutine reading in may still be blocked in in's
-// Read when Run returns: the caller must then close in (the connection),
-// which ends it.
+// that command.
 func (e *Session) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer e.Close()
 	w := bufio.NewWriter(out)
