@@ -7,9 +7,10 @@
 // that never touch moves next to a Queen, and at the horizon a quiescence
 // search of the moves that close in on an enemy Queen already half
 // surrounded (Hive's captures), with a look for a move that closes a
-// Queen's last cell. It reads positions only through core and keeps no
-// state between searches other than its table and per-thread scratch space
-// (move-ordering history), so a protocol session can own one Searcher and
-// call it once per move. docs/strength.md records how each part was
-// measured.
+// Queen's last cell. It finds the best N moves as well (MultiPV, see
+// Search), and given no limit it analyses until stopped. It reads
+// positions only through core and keeps no state between searches other
+// than its tables and per-thread scratch space (move-ordering history), so
+// a protocol session can own one Searcher and call it once per move.
+// docs/strength.md records how each part was measured.
 package ai

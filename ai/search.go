@@ -33,10 +33,18 @@ const (
 const MateScore = 30000
 
 // Limits bounds a search. Depth 0 means no depth limit and Time 0 no time
-// limit; with neither, the search runs until its context is cancelled.
+// limit; with neither, the search runs until its context is cancelled (or
+// until it reaches MaxPly, proves a forced result, or finds the only legal
+// move): infinite analysis.
+//
+// MultiPV, if more than 1, asks for that many best root moves (or all of
+// them, if fewer are legal), each with its own score and line: see
+// Info.Lines. 0 and 1 are the single best move, searched exactly as
+// without the field.
 type Limits struct {
-	Depth int
-	Time  time.Duration
+	Depth   int
+	Time    time.Duration
+	MultiPV int
 }
 
 // Info describes the state of a search: the best move found, its score from
@@ -53,6 +61,24 @@ type Info struct {
 	// PV starts with Move and goes on with the moves the table holds for
 	// the positions that follow; it is read only for reports.
 	PV []core.Move
+	// Lines, in a search with Limits.MultiPV above 1, are the best root
+	// moves of the last iteration that completed all of them, best first:
+	// each distinct, with its score and line, and no score above the one
+	// before (one searched above line 1 is shown level with it: see
+	// rootSearch.otherLines). Lines[0] is the move a single-PV search
+	// finds at that depth
+	// (Move, except when a deeper iteration found another before it was
+	// stopped). Nil in a single-PV search.
+	Lines []Line
+}
+
+// Line is one of the best lines of a MultiPV search: a root move, its
+// score from the side to move's point of view, and its principal variation,
+// which starts with Move.
+type Line struct {
+	Move  core.Move
+	Score int
+	PV    []core.Move
 }
 
 // Searcher is the native Hive engine: iterative deepening alpha-beta over a
@@ -64,6 +90,12 @@ type Searcher struct {
 	threads int
 	tt      *table
 	workers []*worker // kept between searches, for their scratch space
+	hashMB  int
+	// others and othersTT search the other lines of a MultiPV search (see
+	// rootSearch.otherLines): a worker and a table of their own, made at
+	// the first such search and kept like the others.
+	others   *worker
+	othersTT *table
 	// helpers counts the helper goroutines of the last search that may
 	// still be running: Search returns as soon as its own thread stops, so
 	// that a helper the operating system has not scheduled yet cannot
@@ -74,7 +106,7 @@ type Searcher struct {
 // New returns a Searcher that uses threads goroutines and a transposition
 // table of hashMB megabytes (each at least 1).
 func New(threads, hashMB int) *Searcher {
-	return &Searcher{threads: max(threads, 1), tt: newTable(hashMB)}
+	return &Searcher{threads: max(threads, 1), tt: newTable(hashMB), hashMB: hashMB}
 }
 
 // SetThreads sets the number of goroutines of the next searches (at least 1).
@@ -91,7 +123,8 @@ func (s *Searcher) SetHashMB(mb int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.helpers.Wait()
-	s.tt = newTable(mb)
+	s.tt, s.hashMB = newTable(mb), mb
+	s.othersTT = nil // made again, of the new size, when next wanted
 }
 
 // Clear empties the transposition table, the threads' move-ordering
@@ -102,9 +135,14 @@ func (s *Searcher) Clear() {
 	defer s.mu.Unlock()
 	s.helpers.Wait()
 	s.tt.clear()
+	if s.othersTT != nil {
+		s.othersTT.clear()
+	}
 	for _, w := range s.workers {
-		w.history = [core.NumPieces][historyCells]int32{}
-		w.evals = evalCache{}
+		w.forget()
+	}
+	if s.others != nil {
+		s.others.forget()
 	}
 }
 
@@ -141,6 +179,15 @@ type shared struct {
 // than the current best takes the lead, so that an engine can show its
 // progress and always has a move to play. It must not call the Searcher's
 // methods, which wait for the search to end.
+//
+// With lim.MultiPV above 1, each iteration first searches the best move
+// exactly as a single-PV search does, with the same table, history and
+// order of moves, so that line 1 is that search's move, score and line at
+// every depth; then the next best moves, one at a time, each the best of
+// the moves not yet taken, searched with a full window for its exact score
+// by a worker and a table of their own, which the line 1 search never
+// reads. report is then called once per completed iteration (all its
+// lines in Info.Lines), not when the best move changes within one.
 func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report func(Info)) Info {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -164,6 +211,9 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 		score := -main.leaf(1)
 		main.g.Undo()
 		info := Info{Depth: 1, SelDepth: 1, Move: root[0], Score: score, Nodes: 1, Elapsed: time.Since(sh.start), PV: root}
+		if lim.MultiPV > 1 {
+			info.Lines = []Line{{Move: root[0], Score: score, PV: root}}
+		}
 		if report != nil {
 			report(info)
 		}
@@ -179,6 +229,10 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 	s.tt.age++
 
 	r := rootSearch{w: main, moves: root, scores: make([]int, len(root)), report: report}
+	if lim.MultiPV > 1 {
+		r.lines = min(lim.MultiPV, len(root))
+		r.others = s.otherLinesWorker(g, sh)
+	}
 	r.depthOne()
 	if abs(r.best.Score) <= mateBound && maxDepth > 1 && !main.poll() {
 		for i, w := range s.workers[1:s.threads] {
@@ -195,12 +249,29 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 	if r.completed < 2 && maxDepth >= 2 {
 		r.avoidImmediateLoss() // stopped early: see Search
 	}
-	main.flush()
+	r.flush()
 	r.best.Nodes = sh.nodes.Load()
 	r.best.Elapsed = time.Since(sh.start)
-	r.best.SelDepth = max(main.selDepth, r.best.Depth)
-	r.best.PV = r.principalVariation(r.best.Move, r.best.Depth)
+	r.best.SelDepth = max(r.selDepth(), r.best.Depth)
+	r.best.PV = main.principalVariation(r.best.Move, r.best.Depth)
+	r.best.Lines = r.found
 	return r.best
+}
+
+// otherLinesWorker readies the worker that searches the other lines of a
+// MultiPV search of g, and its table, making them at the first such search.
+func (s *Searcher) otherLinesWorker(g *core.Game, sh *shared) *worker {
+	if s.others == nil {
+		s.others = newWorker()
+	}
+	if s.othersTT == nil {
+		s.othersTT = newTable(s.hashMB)
+	}
+	s.othersTT.age++
+	w := s.others
+	w.reset(g.CopyTo(w.g), sh)
+	w.tt = s.othersTT
+	return w
 }
 
 // rootSearch is the main thread's iterative deepening over the root moves.
@@ -213,6 +284,32 @@ type rootSearch struct {
 	best      Info // the move to play: see Search
 	completed int  // the last completed depth
 	stableFor int  // iterations in a row that kept the best move
+
+	// A MultiPV search (lines above 1) has these too: the worker of the
+	// other lines, its ranking of all the root moves (best first, as the
+	// last iteration found them), and the lines of the last iteration
+	// that completed them all.
+	lines  int
+	others *worker
+	ranked []core.Move
+	found  []Line
+}
+
+// flush adds the nodes of the search's threads on this goroutine to the
+// total.
+func (r *rootSearch) flush() {
+	r.w.flush()
+	if r.others != nil {
+		r.others.flush()
+	}
+}
+
+// selDepth is the deepest ply the threads on this goroutine reached.
+func (r *rootSearch) selDepth() int {
+	if r.others != nil {
+		return max(r.w.selDepth, r.others.selDepth)
+	}
+	return r.w.selDepth
 }
 
 // depthOne scores the root moves by one ply and ranks them: this finds an
@@ -243,6 +340,18 @@ func (r *rootSearch) depthOne() {
 		}
 	}
 	r.finish(1, r.moves[0], r.scores[0])
+	if r.lines > 1 {
+		// Depth 1 scores every move exactly: the lines are the first.
+		r.ranked = append([]core.Move(nil), r.moves...)
+		lines := make([]Line, 0, r.lines)
+		for i, m := range r.moves[:r.lines] {
+			if r.scores[i] == -infinity {
+				break // not scored: out of time
+			}
+			lines = append(lines, Line{Move: m, Score: r.scores[i], PV: []core.Move{m}})
+		}
+		r.completeLines(lines)
+	}
 }
 
 // depthOnePoll is how many root moves depth 1 scores between looks at the
@@ -314,6 +423,9 @@ func (r *rootSearch) deepen(maxDepth int, limit time.Duration) {
 		} else {
 			r.stableFor = 0
 		}
+		if r.lines > 1 && !r.otherLines(d) {
+			return
+		}
 	}
 }
 
@@ -342,7 +454,7 @@ func (r *rootSearch) iterate(d int) bool {
 			beta = min(beta+delta*2, infinity)
 		default:
 			m := r.moves[0]
-			r.w.sh.tt.store(r.w.g.Hash(), m, score, d, boundExact)
+			r.w.tt.store(r.w.g.Hash(), m, score, d, boundExact)
 			r.finish(d, m, score)
 			return true
 		}
@@ -419,9 +531,10 @@ func (r *rootSearch) finish(d int, m core.Move, score int) {
 	r.notify()
 }
 
-// notify hands the current best move to the report callback.
+// notify hands the current best move to the report callback; a MultiPV
+// search reports its iterations whole instead (see completeLines).
 func (r *rootSearch) notify() {
-	if r.report == nil {
+	if r.report == nil || r.lines > 1 {
 		return
 	}
 	r.w.flush()
@@ -429,20 +542,127 @@ func (r *rootSearch) notify() {
 	info.Nodes = r.w.sh.nodes.Load()
 	info.Elapsed = time.Since(r.w.sh.start)
 	info.SelDepth = max(r.w.selDepth, info.Depth)
-	info.PV = r.principalVariation(info.Move, info.Depth)
+	info.PV = r.w.principalVariation(info.Move, info.Depth)
 	r.report(info)
 }
 
-// principalVariation returns first followed by the best moves the table
-// remembers for the positions after it, at most depth moves in all: the
-// line the search expects. It stops at a move the table does not have,
+// otherLines completes iteration d of a MultiPV search, whose best move
+// iterate has just found: it finds lines 2 and on, each the best of the
+// root moves that no line before has taken, searched with a full window so
+// that its score is exact, by the other lines' worker and table, so that
+// nothing of it reaches the line 1 search of the next iterations. It
+// reports whether the iteration completed.
+//
+// A line can come out scoring above the line before it: it is searched as
+// a principal variation, where the search that ranked it below the other
+// gave it a null window, in which the search prunes and reduces more.
+// Lines 2 and on, each searched alike, are then put in the order of their
+// scores; one that scores above line 1 is shown level with it, a tie,
+// since line 1 stays the move the single-PV search plays.
+func (r *rootSearch) otherLines(d int) bool {
+	o := r.others
+	lines := make([]Line, 1, r.lines)
+	lines[0] = Line{Move: r.best.Move, Score: r.best.Score, PV: r.w.principalVariation(r.best.Move, d)}
+	// The ranking is the other worker's own order of the moves, the last
+	// iteration's lines first; line 1's move leaves it for the front.
+	moveToFront(r.ranked, indexOf(r.ranked, r.best.Move))
+	for k := 1; k < r.lines; k++ {
+		score, ok := o.searchRoot(r.ranked[k:], d)
+		if !ok {
+			return false
+		}
+		m := r.ranked[k]
+		lines = append(lines, Line{Move: m, Score: score, PV: o.principalVariation(m, d)})
+	}
+	// Insertion sort: stable, and the lines are few and nearly in order.
+	for i := 2; i < len(lines); i++ {
+		for j := i; j > 1 && lines[j].Score > lines[j-1].Score; j-- {
+			lines[j], lines[j-1] = lines[j-1], lines[j]
+		}
+	}
+	for k := 1; k < len(lines); k++ {
+		r.ranked[k] = lines[k].Move
+		lines[k].Score = min(lines[k].Score, lines[0].Score)
+	}
+	r.completeLines(lines)
+	return true
+}
+
+// completeLines records the lines of a completed iteration and reports
+// them.
+func (r *rootSearch) completeLines(lines []Line) {
+	r.found = lines
+	if r.report == nil {
+		return
+	}
+	r.flush()
+	info := r.best
+	info.Nodes = r.w.sh.nodes.Load()
+	info.Elapsed = time.Since(r.w.sh.start)
+	info.SelDepth = max(r.selDepth(), info.Depth)
+	info.PV = lines[0].PV
+	info.Lines = lines
+	r.report(info)
+}
+
+// searchRoot searches the root moves to depth d with a full window, by a
+// principal variation search in their order, moves the best to the front,
+// keeping the order of the others, and returns its score, which is exact,
+// and whether the search ran to the end.
+func (w *worker) searchRoot(moves []core.Move, d int) (int, bool) {
+	g := w.g
+	alpha := -infinity
+	bestIdx := 0
+	for i, m := range moves {
+		g.Play(m)
+		var score int
+		if i == 0 {
+			score = -w.negamax(d-1, 1, -infinity, infinity)
+		} else {
+			score = -w.negamax(d-1, 1, -alpha-1, -alpha)
+			if score > alpha && !w.aborted {
+				score = -w.negamax(d-1, 1, -infinity, -alpha)
+			}
+		}
+		g.Undo()
+		if w.aborted {
+			return 0, false
+		}
+		if score > alpha {
+			alpha, bestIdx = score, i
+		}
+	}
+	moveToFront(moves, bestIdx)
+	return alpha, true
+}
+
+// moveToFront moves moves[i] to the front, keeping the order of the others.
+func moveToFront(moves []core.Move, i int) {
+	m := moves[i]
+	copy(moves[1:i+1], moves[:i])
+	moves[0] = m
+}
+
+// indexOf returns the index of m in moves, which holds it.
+func indexOf(moves []core.Move, m core.Move) int {
+	for i, x := range moves {
+		if x == m {
+			return i
+		}
+	}
+	panic("ai: a root move is missing from the ranking")
+}
+
+// principalVariation returns first followed by the best moves the thread's
+// table remembers for the positions after it, at most depth moves in all:
+// the line the search expects. It stops at a move the table does not have,
 // one that is not legal (a collision of keys), and the end of the game.
-func (r *rootSearch) principalVariation(first core.Move, depth int) []core.Move {
-	g := r.w.g
+func (w *worker) principalVariation(first core.Move, depth int) []core.Move {
+	g := w.g
 	pv := []core.Move{first}
 	g.Play(first)
 	for len(pv) < max(depth, 1) && !g.Over() {
-		e, ok := r.w.sh.tt.probe(g.Hash())
+		e, ok := w.tt.probe(g.Hash())
 		if !ok || e.move == core.NoMove || !g.Legal(e.move) {
 			break
 		}

@@ -13,6 +13,10 @@ import (
 type worker struct {
 	sh *shared
 	g  *core.Game
+	// tt is the table this thread searches with: the search's, or for the
+	// thread that searches a MultiPV search's other lines, a table of their
+	// own (see rootSearch.otherLines).
+	tt *table
 
 	list    core.MoveList
 	keys    [maxPly][]uint64 // the ordered moves of each ply
@@ -56,7 +60,7 @@ func newWorker() *worker {
 // Killers belong to the positions of the last search and are dropped;
 // history is halved, since the last search's lessons mostly still hold.
 func (w *worker) reset(g *core.Game, sh *shared) {
-	w.g, w.sh = g, sh
+	w.g, w.sh, w.tt = g, sh, sh.tt
 	for i := range w.killers {
 		w.killers[i] = [2]core.Move{core.NoMove, core.NoMove}
 	}
@@ -64,6 +68,13 @@ func (w *worker) reset(g *core.Game, sh *shared) {
 	w.nodes, w.flushed, w.nextPoll, w.selDepth = 0, 0, pollInterval, 0
 	w.aborted = false
 	w.journal, w.staging = w.journal[:0], 0 // an aborted search may leave them
+}
+
+// forget empties the move-ordering history and the cache of static
+// evaluations: see Searcher.Clear.
+func (w *worker) forget() {
+	w.history = [core.NumPieces][historyCells]int32{}
+	w.evals = evalCache{}
 }
 
 // help is a Lazy SMP helper thread: it searches the root position deeper
@@ -293,7 +304,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	pvNode := beta-alpha > 1
 	key := g.Hash()
 	ttMove := core.NoMove
-	if e, ok := w.sh.tt.probe(key); ok {
+	if e, ok := w.tt.probe(key); ok {
 		ttMove = e.move
 		if e.depth >= depth {
 			s := scoreFromTT(e.score, ply)
@@ -423,6 +434,6 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 	case best <= alpha0:
 		bound = boundUpper
 	}
-	w.sh.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
+	w.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
 	return best
 }

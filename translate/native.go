@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
@@ -17,15 +18,23 @@ type Native struct {
 	s       *ai.Searcher
 	game    *core.Game
 	options []*engine.Option
+	// multiPV is the MultiPV option's value: atomic, since a pool's
+	// sessions may set an option while another's search starts.
+	multiPV atomic.Int32
 }
 
 // defaultHashMB is the size of the native searcher's table by default.
 const defaultHashMB = 64
 
-// NewNative returns the native engine with one thread and the default
-// table size.
+// maxMultiPV bounds the MultiPV option: more lines than almost any
+// position has legal moves (a search asked for more gives them all).
+const maxMultiPV = 256
+
+// NewNative returns the native engine with one thread, the default table
+// size and one line.
 func NewNative() *Native {
 	n := &Native{s: ai.New(1, defaultHashMB)}
+	n.multiPV.Store(1)
 	n.options = []*engine.Option{
 		{Name: "Threads", Type: engine.IntOption, Default: "1", Min: "1", Max: strconv.Itoa(max(64, runtime.NumCPU())), Apply: func(v string) error {
 			t, _ := strconv.Atoi(v)
@@ -37,6 +46,14 @@ func NewNative() *Native {
 			n.s.SetHashMB(mb)
 			return nil
 		}},
+		// MultiPV, as UCI engines call it: the best N moves, each
+		// with its score and line (a second table of HashMB holds the
+		// lines after the first).
+		{Name: "MultiPV", Type: engine.IntOption, Default: "1", Min: "1", Max: strconv.Itoa(maxMultiPV), Apply: func(v string) error {
+			k, _ := strconv.Atoi(v)
+			n.multiPV.Store(int32(k))
+			return nil
+		}},
 	}
 	return n
 }
@@ -46,7 +63,7 @@ func (n *Native) Info() engine.Info {
 	return engine.Info{ID: "hivebridge native", Expansions: core.AllExpansions}
 }
 
-// Options are Threads and HashMB.
+// Options are Threads, HashMB and MultiPV.
 func (n *Native) Options() []*engine.Option { return n.options }
 
 // NewGame copies g into the game the engine holds.
@@ -66,16 +83,27 @@ func (n *Native) Undo(_ context.Context, k int) error {
 }
 
 // BestMove searches the game, reporting each completed iteration and each
-// change of the best move with its depth, score, nodes and line.
+// change of the best move with its depth, score, nodes and line; with
+// MultiPV above 1, each completed iteration's lines, from the last to the
+// first (see engine.Progress.MultiPV). The zero limit searches until ctx
+// is cancelled.
 func (n *Native) BestMove(ctx context.Context, limit engine.Limit, report func(engine.Progress)) (core.Move, error) {
 	if n.game == nil {
 		return core.NoMove, errNoGame
 	}
 	var progress func(ai.Info)
 	if report != nil {
-		progress = func(info ai.Info) { report(ProgressOf(info)) }
+		progress = func(info ai.Info) {
+			for k := len(info.Lines) - 1; k >= 0; k-- {
+				report(LineProgress(info, k))
+			}
+			if info.Lines == nil {
+				report(ProgressOf(info))
+			}
+		}
 	}
-	info := n.s.Search(ctx, n.game, ai.Limits{Depth: limit.Depth, Time: limit.Time}, progress)
+	lim := ai.Limits{Depth: limit.Depth, Time: limit.Time, MultiPV: int(n.multiPV.Load())}
+	info := n.s.Search(ctx, n.game, lim, progress)
 	if info.Move == core.NoMove {
 		return core.NoMove, errors.New("The game is over: there is no move to search.")
 	}
@@ -94,22 +122,35 @@ func ProgressOf(info ai.Info) engine.Progress {
 		Move:     info.Move,
 		Depth:    info.Depth,
 		SelDepth: info.SelDepth,
+		Score:    scoreOf(info.Score),
 		Nodes:    info.Nodes,
 		Elapsed:  info.Elapsed,
 		PV:       info.PV,
-	}
-	switch {
-	case info.Score >= ai.MateScore-ai.MaxPly:
-		p.Score = engine.WinIn(ai.MateScore - info.Score)
-	case info.Score <= -(ai.MateScore - ai.MaxPly):
-		p.Score = engine.LossIn(ai.MateScore + info.Score)
-	default:
-		p.Score = engine.EvalScore(info.Score)
 	}
 	if info.Elapsed > 0 {
 		p.NPS = uint64(float64(info.Nodes) / info.Elapsed.Seconds())
 	}
 	return p
+}
+
+// LineProgress turns line k (from 0) of a MultiPV report of the native
+// searcher into the contract's report of that line, numbered from 1.
+func LineProgress(info ai.Info, k int) engine.Progress {
+	p := ProgressOf(info)
+	line := info.Lines[k]
+	p.Move, p.Score, p.PV, p.MultiPV = line.Move, scoreOf(line.Score), line.PV, k+1
+	return p
+}
+
+// scoreOf turns the native searcher's score into the contract's.
+func scoreOf(score int) engine.Score {
+	switch {
+	case score >= ai.MateScore-ai.MaxPly:
+		return engine.WinIn(ai.MateScore - score)
+	case score <= -(ai.MateScore - ai.MaxPly):
+		return engine.LossIn(ai.MateScore + score)
+	}
+	return engine.EvalScore(score)
 }
 
 // Close does nothing: the native engine holds no outside resource.

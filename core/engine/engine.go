@@ -42,11 +42,19 @@ func Forget(ctx context.Context, s Searcher) error {
 }
 
 // Limit bounds a search: a depth in plies, a time, or both (zero means
-// unbounded).
+// unbounded). The zero Limit, neither, is infinite analysis: the search
+// runs, reporting as it deepens, until its context is cancelled, and then
+// returns its best move; a searcher may end it sooner when deeper search
+// cannot change its answer (a forced result, a lone legal move), and a
+// backend that cannot be stopped and keep its answer is given what its
+// protocol allows instead.
 type Limit struct {
 	Depth int
 	Time  time.Duration
 }
+
+// Infinite reports whether l bounds nothing: infinite analysis.
+func (l Limit) Infinite() bool { return l.Depth <= 0 && l.Time <= 0 }
 
 // Info is what an engine says of itself.
 type Info struct {
@@ -75,7 +83,21 @@ type Progress struct {
 	// PV is the principal variation, the line the search expects: it
 	// starts with Move when known.
 	PV []core.Move
+	// MultiPV is which of the search's best lines this report is, from 1
+	// for the best, when the engine was asked for several (a MultiPV
+	// option or parameter above 1): each line comes as a report of its
+	// own, with its move, score and PV, and the same depth, nodes and time
+	// as the others of its iteration. 0 is a search of one line. A line
+	// after the first is no best move so far: see Best. hivebridge's own
+	// searcher reports the lines of each iteration from the last to the
+	// first, so that its last report is always the best line, as a front
+	// end that knows nothing of MultiPV takes it.
+	MultiPV int
 }
+
+// Best reports whether p is the search's best line, its best move so far:
+// the report of a single-PV search, or line 1 of several.
+func (p Progress) Best() bool { return p.MultiPV <= 1 }
 
 // ScoreKind tells an evaluation from a forced result.
 type ScoreKind uint8

@@ -410,7 +410,11 @@ func (c *serverConn) chooseTurn(ctx context.Context, req *ChooseTurnRequest, rec
 	sctx, cancel := context.WithDeadline(ctx, answerBy)
 	watched := c.watchEnd(cancel)
 	var last engine.Progress
-	m, err := c.s.cfg.Searcher.BestMove(sctx, g, engine.Limit{Time: think}, func(p engine.Progress) { last = p })
+	m, err := c.s.cfg.Searcher.BestMove(sctx, g, engine.Limit{Time: think}, func(p engine.Progress) {
+		if p.Best() { // an engine's other lines (MultiPV) score other moves
+			last = p
+		}
+	})
 	timedOut := sctx.Err() != nil
 	cancel()
 	watched()

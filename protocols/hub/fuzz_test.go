@@ -20,6 +20,7 @@ func lineSeeds() []string {
 		`pos variant=Base+MLP moves="wS1;bG1 -wS1;wA1 wS1/"`,
 		`pos game="Base+MLP;InProgress;White[3];wS1;bG1 -wS1;wA1 wS1/"`,
 		`info depth=21 mean-depth=20.8 score=-0.01 nodes=31261613 time=3.906 nps=8.0 pv="32-28 17-22"`,
+		`info depth=4 score=0.3 pv="wS1;bG1 -wS1" multipv=2`, `info pv=wS1 multipv=-1`, `info pv=wA1 multipv=99999999999999999999`,
 		`done move="bG1 -wS1" ponder=wS1`, `error message="..."`, `x a=""`, `x a = b`, `x a="b\" c`,
 		`x a="`, `x a="b"c`, `x a=b"c"`, `x a=b=c`, `x =b`, `"go"`, "x a=\"b\nc\"", "x a=b\x00", "x\x01", "x é=ü\xff",
 	}
@@ -74,6 +75,23 @@ func FuzzParseLine(f *testing.F) {
 			again, err := decode(mustParse(t, m.Line().String()))
 			if err != nil || !reflect.DeepEqual(again, m) && fmtMsg(again) != fmtMsg(m) {
 				t.Fatalf("%q decodes as %#v, written %q, which decodes as %#v, %v", s, m, m.Line(), again, err)
+			}
+			// An info line read as a report of a search of the start:
+			// a legal line, a line number from 1 or none.
+			if info, ok := m.(hub.Info); ok {
+				g := core.NewGame(fuzzDefault)
+				if p, ok := info.Progress(g); ok {
+					c := g.Clone()
+					for _, pm := range p.PV {
+						if err := c.RuleBroken(pm); err != nil {
+							t.Fatalf("%q: an illegal PV move: %v", s, err)
+						}
+						c.Play(pm)
+					}
+					if p.MultiPV < 0 || p.Move != p.PV[0] {
+						t.Fatalf("%q: reported line %d, move %v of PV %v", s, p.MultiPV, p.Move, p.PV)
+					}
+				}
 			}
 		}
 	})

@@ -147,6 +147,9 @@ func InfoOf(p engine.Progress, g *core.Game) Info {
 	if p.SelDepth > 0 {
 		i.Extra = append(i.Extra, Pair("sel-depth", strconv.Itoa(p.SelDepth)))
 	}
+	if p.MultiPV > 0 {
+		i.Extra = append(i.Extra, Pair(infoMultiPV, strconv.Itoa(p.MultiPV)))
+	}
 	if p.Score.Kind != engine.NoScore {
 		i.Has |= InfoScore
 		i.Score = ScoreOf(p.Score)
@@ -178,10 +181,20 @@ func InfoOf(p engine.Progress, g *core.Game) Info {
 	return i
 }
 
+// infoMultiPV is the field of an info line that numbers the line of a
+// MultiPV search it reports, from 1 for the best: hivebridge's, as Hub
+// lets engines "add their own fields", named as UCI's. hivebridge prints
+// the lines of each iteration from the last to the first, so that a GUI
+// that ignores the field, as Hub has it ignore what it does not know,
+// shows the best line last, as its best so far.
+const infoMultiPV = "multipv"
+
 // Progress reads an info line of a search of g as a report of the engine
-// contract. Its first PV move is the best move so far; an info line
-// without a PV reports no move, which ok false says. Moves of the PV that
-// do not read as legal moves cut it there.
+// contract. Its first PV move is the best move so far (or, when the line
+// has multipv=K with K above 1, the K-th best: engine.Progress.MultiPV);
+// an info line without a PV reports no move, which ok false says. Moves of
+// the PV that do not read as legal moves cut it there, and a multipv= that
+// is no whole number from 1 is ignored.
 func (i Info) Progress(g *core.Game) (p engine.Progress, ok bool) {
 	if i.Has&InfoPV == 0 || len(i.PV) == 0 {
 		return engine.Progress{}, false
@@ -213,6 +226,11 @@ func (i Info) Progress(g *core.Game) (p engine.Progress, ok bool) {
 	}
 	if i.Has&InfoNPS != 0 {
 		p.NPS = uint64(i.NPS * 1e6)
+	}
+	for _, a := range i.Extra {
+		if k, err := strconv.Atoi(a.Value); a.Name == infoMultiPV && err == nil && k >= 1 {
+			p.MultiPV = k
+		}
 	}
 	return p, true
 }

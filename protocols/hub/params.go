@@ -40,6 +40,9 @@ const (
 	ParamThreads = "threads"
 	ParamHash    = "hash" // MiB
 	ParamPonder  = "ponder"
+	// ParamMultiPV is the number of best lines a search reports, each
+	// in info lines of its own marked multipv=K (see InfoOf).
+	ParamMultiPV = "multipv"
 )
 
 // Param is a param line, the declaration of one engine parameter: its
@@ -268,14 +271,17 @@ func hubName(uhpName string) string {
 		return ParamThreads
 	case "HashMB":
 		return ParamHash
+	case "MultiPV":
+		return ParamMultiPV
 	}
 	return uhpName
 }
 
 // SettingOf declares a UHP option as a Hub parameter, typed alike (UHP's
 // double is Hub's real), so that the options a backend declares become the
-// parameters a Hub GUI sets. The native searcher's Threads and HashMB take
-// hub-hive.md's names, threads and hash; other names are kept. It reports
+// parameters a Hub GUI sets. The native searcher's Threads, HashMB and
+// MultiPV take hub-hive.md's names, threads, hash and multipv; other names
+// are kept. It reports
 // false for an option Hub cannot declare: an enum with a choice that holds
 // a blank, which Hub's space-separated values cannot carry.
 func SettingOf(o *engine.Option) (Setting, bool) {

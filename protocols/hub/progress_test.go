@@ -60,3 +60,43 @@ func TestInfoOfProgress(t *testing.T) {
 		t.Error("an info line without pv read as a report of a move")
 	}
 }
+
+// TestInfoOfMultiPV: a report of line K of a MultiPV search is written
+// with hivebridge's field multipv=K after sel-depth, reads back as line K,
+// and a multipv= that is no line number is ignored, as Hub has a GUI
+// ignore what it cannot read.
+func TestInfoOfMultiPV(t *testing.T) {
+	g := core.NewGame(core.Base)
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	p := engine.Progress{Move: l.At(2), Depth: 4, SelDepth: 6, Score: engine.EvalScore(30), PV: []core.Move{l.At(2)}, MultiPV: 3}
+	line := hub.InfoOf(p, g).Line().String()
+	if want := `info depth=4 score=0.3 time=0 pv=wG1 sel-depth=6 multipv=3`; line != want {
+		t.Fatalf("InfoOf = %s\nwant      %s", line, want)
+	}
+	read := func(line string) engine.Progress {
+		t.Helper()
+		parsed, err := hub.Parse(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := hub.ParseInfo(parsed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := info.Progress(g)
+		if !ok {
+			t.Fatalf("%s read as no report", line)
+		}
+		return got
+	}
+	p.SelDepth = 0
+	if got := read(line); !reflect.DeepEqual(got, p) || got.Best() {
+		t.Errorf("read back %+v (best %v), want %+v", got, got.Best(), p)
+	}
+	for _, line := range []string{`info depth=4 pv=wG1 multipv=0`, `info depth=4 pv=wG1 multipv=x`, `info depth=4 pv=wG1`} {
+		if got := read(line); got.MultiPV != 0 || !got.Best() {
+			t.Errorf("%s read as line %d", line, got.MultiPV)
+		}
+	}
+}

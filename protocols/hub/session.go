@@ -562,9 +562,21 @@ func (s *Session) think(ctx context.Context, id int, g *core.Game, limit engine.
 	var nodes uint64 // over all the depths searched so far
 	for d := 1; d <= maxDepth && ctx.Err() == nil; d++ {
 		// What the searcher says of each depth (its score, its line) is
-		// reported once the depth is done, with the depth it was asked.
+		// reported once the depth is done, with the depth it was asked;
+		// a MultiPV searcher's other lines of its last iteration too,
+		// before the best, in the order it gave them.
 		var said engine.Progress
-		m, e := s.cfg.Searcher.BestMove(ctx, g, engine.Limit{Depth: d}, func(p engine.Progress) { said = p })
+		var others []engine.Progress
+		m, e := s.cfg.Searcher.BestMove(ctx, g, engine.Limit{Depth: d}, func(p engine.Progress) {
+			switch {
+			case p.Best():
+				said = p
+			case len(others) > 0 && others[0].Depth != p.Depth:
+				others = append(others[:0], p) // a deeper iteration's
+			default:
+				others = append(others, p)
+			}
+		})
 		if e != nil {
 			if ctx.Err() == nil {
 				err = e
@@ -573,9 +585,18 @@ func (s *Session) think(ctx context.Context, id int, g *core.Game, limit engine.
 		}
 		best = m
 		nodes += said.Nodes
-		p := engine.Progress{Move: m, Depth: d, Elapsed: time.Since(start), Nodes: nodes}
+		elapsed := time.Since(start)
+		for _, o := range others {
+			if said.Move == m && o.Depth == said.Depth {
+				o.Depth, o.Elapsed, o.Nodes = d, elapsed, nodes
+				send(event{progress: o})
+			}
+		}
+		p := engine.Progress{Move: m, Depth: d, Elapsed: elapsed, Nodes: nodes, MultiPV: said.MultiPV}
 		if said.Move == m {
 			p.Score, p.SelDepth, p.PV = said.Score, said.SelDepth, said.PV
+		} else {
+			p.MultiPV = 0
 		}
 		send(event{progress: p})
 	}
@@ -673,7 +694,9 @@ func (s *Session) event(ev event) {
 		s.cfg.Log.Warn().Int("search", sr.id).Msg("the searcher reported an illegal move; ignored")
 		return
 	}
-	sr.best = p.Move
+	if p.Best() {
+		sr.best = p.Move
+	}
 	if p.Elapsed == 0 {
 		p.Elapsed = time.Since(sr.start)
 	}

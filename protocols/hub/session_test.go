@@ -689,3 +689,31 @@ func TestSessionCancelledAndBrokenOutput(t *testing.T) {
 		t.Fatal("Run did not return when its output failed")
 	}
 }
+
+// twoLines reports two lines of a MultiPV search, the first legal move as
+// line 1 and then the second as line 2, and then waits for release,
+// deaf to stop, as a backend that cannot be interrupted does.
+type twoLines struct{ release chan struct{} }
+
+func (s twoLines) BestMove(_ context.Context, g *core.Game, _ engine.Limit, report func(engine.Progress)) (core.Move, error) {
+	moves := legalMoves(g)
+	report(engine.Progress{Move: moves[0], Depth: 1, PV: moves[:1], MultiPV: 1})
+	report(engine.Progress{Move: moves[1], Depth: 1, PV: moves[1:2], MultiPV: 2})
+	<-s.release
+	return moves[0], nil
+}
+
+// TestSessionMultiPV: each line of a MultiPV search is an info line with
+// its multipv=K, and a stop answered for a searcher that cannot be
+// interrupted plays line 1's move, the best so far, not the line reported
+// last.
+func TestSessionMultiPV(t *testing.T) {
+	sr := twoLines{release: make(chan struct{})}
+	defer close(sr.release)
+	s := startSession(t, testConfig(sr, false))
+	s.send("pos variant=Base", "level move-time=60", "go think")
+	s.expect(`info depth=1 time=[0-9.]+ pv=` + regexp.QuoteMeta(moveIn(t, core.Base, nil, 0)) + ` multipv=1`)
+	s.expect(`info depth=1 time=[0-9.]+ pv=` + regexp.QuoteMeta(moveIn(t, core.Base, nil, 1)) + ` multipv=2`)
+	s.send("stop")
+	s.expect(done(moveIn(t, core.Base, nil, 0)))
+}

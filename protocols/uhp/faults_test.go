@@ -77,6 +77,7 @@ type pipeSession struct {
 	in   *io.PipeWriter
 	inR  *io.PipeReader
 	out  *bufio.Reader
+	outR *io.PipeReader
 	done chan error
 }
 
@@ -84,7 +85,7 @@ func startPipeSession(t *testing.T, ctx context.Context, cfg uhp.Config) *pipeSe
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	s := &pipeSession{in: inW, inR: inR, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	s := &pipeSession{in: inW, inR: inR, out: bufio.NewReader(outR), outR: outR, done: make(chan error, 1)}
 	go func() {
 		err := uhp.NewSession(cfg).Run(ctx, inR, outW)
 		outW.Close()

@@ -37,15 +37,33 @@ func ParseScore(s string) (engine.Score, error) {
 	return engine.EvalScore(int(math.Round(x * 100))), nil
 }
 
+// multiPVField starts the last field of a report of one line of a MultiPV
+// search: see ParseProgress.
+const multiPVField = "multipv="
+
 // ParseProgress reads a line an engine prints during bestmove before its
 // answer: a bare MoveString, or the reference engine's report
 // "MoveString;Depth;Score;PV1;PV2;...". The move must be a legal move of
 // g, the game searched, and the principal variation is read in the
-// positions it reaches; a
-// PV that goes wrong is cut where it does, since the move and its depth
-// and score are what a front end needs most.
+// positions it reaches; a PV that goes wrong is cut where it does, since
+// the move and its depth and score are what a front end needs most.
+//
+// A report may end with hivebridge's extension "multipv=K": the report is
+// then line K, from 1, of a MultiPV search (engine.Progress.MultiPV), whose
+// lines hivebridge prints from the last to the first in each iteration.
+// The field is no MoveString, so a viewer that knows nothing of it reads
+// the line's move, depth, score and PV as ever, and takes the last line
+// printed, the best, for the best move so far.
 func ParseProgress(line string, g *core.Game) (engine.Progress, error) {
 	fields := strings.Split(strings.TrimSpace(line), ";")
+	multiPV := 0
+	if last := fields[len(fields)-1]; len(fields) > 3 && strings.HasPrefix(last, multiPVField) {
+		k, err := strconv.Atoi(last[len(multiPVField):])
+		if err != nil || k < 1 {
+			return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: %q is not a line number", line, last)
+		}
+		multiPV, fields = k, fields[:len(fields)-1]
+	}
 	m, err := ParseMove(fields[0], g)
 	if err == nil {
 		err = g.RuleBroken(m)
@@ -66,6 +84,7 @@ func ParseProgress(line string, g *core.Game) (engine.Progress, error) {
 	if p.Score, err = ParseScore(fields[2]); err != nil {
 		return engine.Progress{}, fmt.Errorf("%q is not an intermediate best move: %w", line, err)
 	}
+	p.MultiPV = multiPV
 	c := g.Clone()
 	for _, text := range fields[3:] {
 		pm, err := ParseMove(text, c)

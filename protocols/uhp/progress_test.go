@@ -76,7 +76,7 @@ func TestParseProgress(t *testing.T) {
 // fuzzing positions: an error or a report whose move and line are legal,
 // never a panic, and g left as it was.
 func FuzzParseProgress(f *testing.F) {
-	for _, s := range []string{"wS1", "wS1;1;0.50;wS1", "bA1 wB1\\;1;999.00;bA1 wB1\\", "wQ -wS1;5;∞", "x;;;", ";", "wS1;99999999999999999999;1"} {
+	for _, s := range []string{"wS1", "wS1;1;0.50;wS1", "bA1 wB1\\;1;999.00;bA1 wB1\\", "wQ -wS1;5;∞", "x;;;", ";", "wS1;99999999999999999999;1", "wS1;1;0.50;wS1;multipv=2", "wS1;1;0.50;multipv=0", "wS1;2;1;multipv=99999999999999999999"} {
 		f.Add(s, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, line string, which uint8) {

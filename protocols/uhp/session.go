@@ -68,10 +68,9 @@ type Config struct {
 	// CancelOnEnd makes the end of the input cancel the command in
 	// progress at once, and Run return with no further answer: for a
 	// daemon's client, whose leaving means it wants nothing more, and who
-	// must not leave a search of hours behind it. Run then reads the input
-	// ahead on a goroutine of its own. Leave it off on standard input,
-	// where a piped script's input ends as soon as it is written and every
-	// command in it wants its answer.
+	// must not leave a search of hours behind it. Leave it off on standard
+	// input, where a piped script's input ends as soon as it is written
+	// and every command in it wants its answer.
 	CancelOnEnd bool
 	// Drain, with CancelOnEnd, is closed when a daemon shuts down: Run
 	// then returns as soon as no command is in progress, the one in
@@ -116,10 +115,15 @@ type Session struct {
 	reportIntermediate *engine.Option
 	options            []*engine.Option
 
-	// stop cancels the command in progress (see Interrupt); the only
-	// state another goroutine touches.
-	mu   sync.Mutex
-	stop context.CancelFunc
+	// stop cancels the command in progress (see Interrupt), running is
+	// the number Ahead gave it (0 for none), read counts the lines Ahead
+	// has numbered, and stopAt is the number of the last stop line among
+	// them: the only state other goroutines touch.
+	mu      sync.Mutex
+	stop    context.CancelFunc
+	running uint64
+	read    uint64
+	stopAt  uint64
 }
 
 // Interrupt cancels the command in progress, as the reference engine does
@@ -133,6 +137,27 @@ func (e *Session) Interrupt() bool {
 	}
 	e.stop()
 	return true
+}
+
+// Ahead is told of each line of the input as it is read, ahead of the
+// answers (Run calls it; a server that reads the commands itself must),
+// and numbers it for HandleAhead. A stop line, hivebridge's extension to
+// UHP, stops at once the command in progress and every command read
+// before it that waits to be answered, as Interrupt does: that is how a
+// viewer ends bestmove infinite, or any search it no longer wants, and a
+// stop sent right behind a bestmove can never miss it. It may be called
+// from any goroutine.
+func (e *Session) Ahead(line string) uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.read++
+	if fields := strings.Fields(line); len(fields) == 1 && lowerASCII(fields[0]) == "stop" {
+		e.stopAt = e.read
+		if e.stop != nil && e.running < e.stopAt {
+			e.stop()
+		}
+	}
+	return e.read
 }
 
 // NewSession returns a session with no game in progress, as the
@@ -172,14 +197,15 @@ func (e *Session) maxLineLen() int {
 
 // Run prints the info answer unprompted, as the reference engine does on
 // start, then answers each line of in on out until in ends (after
-// answering every command already read) or ctx is done.
+// answering every command already read) or ctx is done, which ends it at
+// once. The input is read ahead on a goroutine of its own, so that a stop
+// line (see Ahead) is seen while a command runs; that goroutine may still
+// be blocked in in's Read when Run returns, and the caller must then close
+// in (the connection) to end it.
 //
 // With CancelOnEnd, the end of in (or a failed read) instead cancels the
 // command in progress at once and ends Run, with nothing answered after
-// that command; a ctx done ends Run at once too, rather than after the
-// line being read. In either case the goroutine reading in may still be
-// blocked in in's Read when Run returns: the caller must then close in
-// (the connection), which ends it.
+// that command.
 func (e *Session) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer e.Close()
 	w := bufio.NewWriter(out)
@@ -187,74 +213,62 @@ func (e *Session) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	r := bufio.NewReaderSize(in, 64*1024)
-	if e.cfg.CancelOnEnd {
-		return e.runReadingAhead(ctx, r, w)
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		line, tooLong, err := ReadLine(r, e.maxLineLen())
-		if tooLong {
-			writeLines(w, "err The command is longer than "+strconv.Itoa(e.maxLineLen())+" bytes.", "ok")
-		} else if line != "" || err == nil {
-			if quit := e.Handle(ctx, line, w); quit {
-				return w.Flush()
-			}
-		}
-		if ferr := w.Flush(); ferr != nil {
-			return ferr
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// runReadingAhead is Run with CancelOnEnd: the input is read on a
-// goroutine of its own while the commands are answered one at a time, in
-// order, on this one.
-func (e *Session) runReadingAhead(ctx context.Context, r *bufio.Reader, w *bufio.Writer) error {
 	cmdCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	in := newReadAhead(e.maxLineLen())
-	defer close(in.done)
-	go in.read(r, cancel)
+	end := cancel
+	if !e.cfg.CancelOnEnd {
+		end = func() {}
+	}
+	a := newReadAhead(e.maxLineLen())
+	defer close(a.done)
+	go a.read(bufio.NewReaderSize(in, 64*1024), e, end, !e.cfg.CancelOnEnd)
+	var drain <-chan struct{}
+	if e.cfg.CancelOnEnd {
+		drain = e.cfg.Drain
+	}
 	for {
 		var l inputLine
 		select {
-		case <-in.ended:
-			return in.err
+		case <-a.ended:
+			if e.cfg.CancelOnEnd {
+				return a.err
+			}
+			// Every line was read before the end: answer those left.
+			select {
+			case l = <-a.lines:
+			default:
+				return a.err
+			}
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-e.cfg.Drain:
+		case <-drain:
 			return nil
-		case l = <-in.lines:
-			in.took(l)
+		case l = <-a.lines:
 		}
+		a.took(l)
 		// A line read before the end is not answered once the end has
 		// come: the client wants nothing more.
-		select {
-		case <-in.ended:
-			return in.err
-		default:
+		if e.cfg.CancelOnEnd {
+			select {
+			case <-a.ended:
+				return a.err
+			default:
+			}
 		}
 		if l.tooLong {
 			writeLines(w, "err The command is longer than "+strconv.Itoa(e.maxLineLen())+" bytes.", "ok")
-		} else if quit := e.Handle(cmdCtx, l.text, w); quit {
+		} else if quit := e.HandleAhead(cmdCtx, l.n, l.text, w); quit {
 			return w.Flush()
 		}
 		if err := w.Flush(); err != nil {
-			select {
-			case <-in.ended:
-				return in.err // the client has gone: its answer with it
-			default:
-				return err
+			if e.cfg.CancelOnEnd {
+				select {
+				case <-a.ended:
+					return a.err // the client has gone: its answer with it
+				default:
+				}
 			}
+			return err
 		}
 	}
 }
@@ -264,10 +278,11 @@ func (e *Session) runReadingAhead(ctx context.Context, r *bufio.Reader, w *bufio
 // connection, and its leaving is then seen only once they are taken.
 const maxPendingLines = 64
 
-// inputLine is one line of the input read ahead.
+// inputLine is one line of the input read ahead, numbered by Ahead.
 type inputLine struct {
 	text    string
 	tooLong bool
+	n       uint64
 }
 
 // readAhead is the input of a session read on a goroutine of its own, so
@@ -297,21 +312,24 @@ func newReadAhead(maxLine int) *readAhead {
 	}
 }
 
-// read feeds the lines of r to the session until r ends, then cancels the
-// command in progress (end) and closes ended. A last line with no line
-// break is not a command: the input ended in it.
-func (a *readAhead) read(r *bufio.Reader, end context.CancelFunc) {
+// read feeds the lines of r to e, each told to e.Ahead as it is read,
+// until r ends, then calls end and closes ended. A last line cut short by
+// the end is a command when last is set (a piped script's last line, with
+// no line break), and otherwise not: the input ended in it.
+func (a *readAhead) read(r *bufio.Reader, e *Session, end func(), last bool) {
 	for {
 		text, tooLong, err := ReadLine(r, a.maxLine)
+		if err == nil || last && (text != "" || tooLong) {
+			if !a.send(inputLine{text: text, tooLong: tooLong, n: e.Ahead(text)}) {
+				return
+			}
+		}
 		if err != nil {
 			if err != io.EOF {
 				a.err = err
 			}
 			end()
 			close(a.ended)
-			return
-		}
-		if !a.send(inputLine{text: text, tooLong: tooLong}) {
 			return
 		}
 	}
@@ -368,6 +386,13 @@ func flush(w io.Writer) {
 // that quotes none of it, so that nothing the engine writes is invalid
 // UTF-8, which a viewer's decoder may choke on.
 func (e *Session) Handle(ctx context.Context, line string, w io.Writer) (quit bool) {
+	return e.HandleAhead(ctx, 0, line, w)
+}
+
+// HandleAhead is Handle for the line Ahead numbered n: a command that a
+// stop read after it has stopped runs stopped, and a search answers at
+// once with the best move it has.
+func (e *Session) HandleAhead(ctx context.Context, n uint64, line string, w io.Writer) (quit bool) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return false
@@ -383,14 +408,17 @@ func (e *Session) Handle(ctx context.Context, line string, w io.Writer) (quit bo
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	e.mu.Lock()
-	e.stop = cancel
+	e.stop, e.running = cancel, n
+	if n > 0 && n < e.stopAt {
+		cancel()
+	}
 	e.mu.Unlock()
 	err := error(errNotUTF8)
 	if valid {
 		err = e.dispatch(ctx, cmd, args, w)
 	}
 	e.mu.Lock()
-	e.stop = nil
+	e.stop, e.running = nil, 0
 	e.mu.Unlock()
 	cancel()
 	if err != nil {
@@ -456,6 +484,12 @@ func (e *Session) dispatch(ctx context.Context, cmd string, args []string, w io.
 		return e.optionsCommand(args, w)
 	case "perft":
 		return e.perft(ctx, args, w)
+	case "stop":
+		// Read ahead, it has done its work (see Ahead); answered in its
+		// turn, it has nothing left to stop.
+		if len(args) == 0 {
+			return nil
+		}
 	case "history":
 		if e.cfg.Dialect == Early {
 			return e.history(w)
@@ -477,7 +511,7 @@ func (e *Session) info(args []string, w io.Writer) error {
 
 func (e *Session) help(w io.Writer) error {
 	cmds := []string{"info", "newgame [GameTypeString|GameString]", "play MoveString", "pass", "validmoves",
-		"bestmove [time hh:mm:ss|depth N]", "undo [N]", "options [get Name|set Name Value]", "perft N", "exit"}
+		"bestmove [time hh:mm:ss|depth N|infinite]", "stop", "undo [N]", "options [get Name|set Name Value]", "perft N", "exit"}
 	if e.cfg.Dialect == Early {
 		cmds = append(cmds, "history")
 	}
@@ -647,11 +681,18 @@ func (e *Session) validMoves(w io.Writer) error {
 }
 
 // parseBestMoveLimit reads the arguments of bestmove: nothing (the
-// DefaultBestMoveTime option), "time hh:mm:ss" or "depth N".
+// DefaultBestMoveTime option), "time hh:mm:ss", "depth N", or hivebridge's
+// extension "infinite", analysis until stopped (the zero limit: see
+// engine.Limit). depth 0 looks no move ahead, yet a move is owed: it is
+// searched as depth 1, the least search that ranks the moves, where the
+// zero limit would search for ever.
 func (e *Session) parseBestMoveLimit(args []string) (engine.Limit, error) {
 	if len(args) == 0 {
 		secs, _ := strconv.ParseFloat(e.defaultTime.Value(), 64)
 		return engine.Limit{Time: time.Duration(secs * float64(time.Second))}, nil
+	}
+	if len(args) == 1 && lowerASCII(args[0]) == "infinite" {
+		return engine.Limit{}, nil
 	}
 	if len(args) != 2 {
 		return engine.Limit{}, errInvalidCommand
@@ -668,7 +709,7 @@ func (e *Session) parseBestMoveLimit(args []string) (engine.Limit, error) {
 		if err != nil || n < 0 {
 			return engine.Limit{}, fmt.Errorf("Unable to parse depth %q: want a non-negative whole number.", args[1])
 		}
-		return engine.Limit{Depth: n}, nil
+		return engine.Limit{Depth: max(n, 1)}, nil
 	}
 	return engine.Limit{}, errInvalidCommand
 }
@@ -706,7 +747,8 @@ func (e *Session) bestMove(ctx context.Context, args []string, w io.Writer) erro
 	}
 	last := ""
 	var report func(engine.Progress)
-	if e.reportIntermediate.Value() == "True" {
+	// Analysis is for its reports: bestmove infinite always prints them.
+	if e.reportIntermediate.Value() == "True" || limit.Infinite() {
 		report = func(p engine.Progress) {
 			if !e.game.Legal(p.Move) {
 				return
@@ -736,7 +778,9 @@ func (e *Session) bestMove(ctx context.Context, args []string, w io.Writer) erro
 // from the side to move's view in pieces with two decimals (a forced
 // result as engine.ForcedScoreBase minus its plies). A report with neither
 // depth nor score is the bare MoveString, as engines print who report only
-// their best move so far.
+// their best move so far. A line of a MultiPV search ends with one field
+// more, hivebridge's extension "multipv=K", K from 1 for the best line
+// (see ParseProgress).
 func (e *Session) progressLine(p engine.Progress) string {
 	move := e.writeMoves([]core.Move{p.Move})[0]
 	if p.Depth == 0 && p.Score.Kind == engine.NoScore {
@@ -747,6 +791,9 @@ func (e *Session) progressLine(p engine.Progress) string {
 		pv = []core.Move{p.Move}
 	}
 	fields := append([]string{move, strconv.Itoa(p.Depth), FormatScore(p.Score)}, e.formatLine(pv)...)
+	if p.MultiPV > 0 {
+		fields = append(fields, multiPVField+strconv.Itoa(p.MultiPV))
+	}
 	return strings.Join(fields, ";")
 }
 

@@ -72,6 +72,7 @@ func FuzzEngine(f *testing.F) {
 		"options\noptions set Threads 3\noptions get RepetitionDraw\noptions set X Y\n",
 		"\x00\r\n\t play \t\r\nbestmove time 00:00:01\nbestmove depth -3\nhistory\n",
 		"newgame\nplay WS1[0,0,0]\nplay BS1[1,-1,0]\nhistory\nexit\nplay x\n",
+		"newgame Base+MLP\nbestmove infinite\nstop\nstop now\nbestmove depth 0\nSTOP\n",
 	} {
 		f.Add(seed)
 	}

@@ -192,7 +192,7 @@ func New(cfg Config) (_ *Server, err error) {
 		return nil, err
 	}
 	s.pool = translate.NewPool(open, translate.PoolConfig{Limit: cfg.PoolSize, Queue: cfg.PoolQueue, Wait: cfg.PoolWait})
-	s.sessionOptions = s.pool.SessionOptions(first, map[string]int{"Threads": cfg.SessionMaxThreads, "HashMB": cfg.SessionMaxHash})
+	s.sessionOptions = s.pool.SessionOptions(first, map[string]int{"Threads": cfg.SessionMaxThreads, "HashMB": cfg.SessionMaxHash, "MultiPV": sessionMaxMultiPV})
 	s.pool.Add(first)
 	s.backendKind = spec.Kind
 	s.searcher = s.meter(s.pool.Searcher(), spec.Kind)
@@ -510,6 +510,11 @@ func (s *Server) admit() error {
 	}
 	return nil
 }
+
+// sessionMaxMultiPV bounds the lines a session's searches may ask for
+// (the MultiPV option): enough for any analysis board, and each search is
+// bounded in time whatever it asks.
+const sessionMaxMultiPV = 32
 
 // newSessionSearcher returns the searcher of one session, counted in the
 // metrics, with the options the session may set for its searches.

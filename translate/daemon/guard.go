@@ -25,7 +25,7 @@ import (
 // UTF-8 would even panic in the Prometheus client).
 var uhpCommands = map[string]bool{
 	"info": true, "help": true, "newgame": true, "play": true, "pass": true, "validmoves": true,
-	"bestmove": true, "undo": true, "options": true, "perft": true, "history": true,
+	"bestmove": true, "undo": true, "options": true, "perft": true, "history": true, "stop": true,
 }
 
 // commandLabel is the label of a UHP command word in the metrics.

@@ -292,7 +292,7 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	defer close(done)
 	// At shutdown the read is interrupted, but the command in progress is
 	// answered as it would have been: only the client's leaving cancels.
-	messages := readMessages(conn, func() {
+	messages := readMessages(conn, engine.Ahead, func() {
 		if !s.draining.Load() {
 			leave()
 		}
@@ -329,7 +329,7 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		case strings.ContainsAny(command, "\r\n"):
 			answer.WriteString("err Send one command per message.\nok\n")
 		default:
-			if quit := engine.Handle(ctx, command, answer); quit {
+			if quit := engine.HandleAhead(ctx, msg.n, command, answer); quit {
 				closeWith(websocket.CloseNormalClosure, "exit")
 				return
 			}
@@ -345,11 +345,12 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// wsMessage is one message a WebSocket client sent, or the error that
-// ended its connection.
+// wsMessage is one message a WebSocket client sent, numbered by the
+// session's Ahead, or the error that ended its connection.
 type wsMessage struct {
 	kind int
 	data []byte
+	n    uint64
 	err  error
 }
 
@@ -358,19 +359,27 @@ type wsMessage struct {
 const wsQueue = 16
 
 // readMessages reads conn's messages on a goroutine of its own until the
-// connection ends: then it calls leave, which cancels the command in
-// progress at once, and sends the error as the last message. It gives up
-// a send when done is closed (the session is over).
-func readMessages(conn *websocket.Conn, leave func(), done <-chan struct{}) <-chan wsMessage {
+// connection ends, telling ahead of each as it comes (so that a stop
+// message stops the search in progress at once): then it calls leave,
+// which cancels the command in progress at once, and sends the error as
+// the last message. It gives up a send when done is closed (the session is
+// over).
+func readMessages(conn *websocket.Conn, ahead func(string) uint64, leave func(), done <-chan struct{}) <-chan wsMessage {
 	messages := make(chan wsMessage, wsQueue)
 	go func() {
 		for {
 			kind, data, err := conn.ReadMessage()
-			if err != nil {
+			var n uint64
+			switch {
+			case err != nil:
 				leave()
+			case kind == websocket.TextMessage:
+				n = ahead(strings.TrimRight(string(data), "\r\n"))
+			default:
+				n = ahead("")
 			}
 			select {
-			case messages <- wsMessage{kind: kind, data: data, err: err}:
+			case messages <- wsMessage{kind: kind, data: data, n: n, err: err}:
 			case <-done:
 				return
 			}

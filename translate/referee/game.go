@@ -179,7 +179,11 @@ func (cfg *Config) askMove(ctx context.Context, e translate.Engine, tc TimeContr
 	}
 	asked := time.Now()
 	var last engine.Progress
-	m, err := e.BestMove(moveCtx, limit, func(p engine.Progress) { last = p })
+	m, err := e.BestMove(moveCtx, limit, func(p engine.Progress) {
+		if p.Best() { // an engine's other lines (MultiPV) score other moves
+			last = p
+		}
+	})
 	took := time.Since(asked)
 	if tc.Clock > 0 {
 		lagged.add(took - limit.Time)
