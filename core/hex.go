@@ -101,17 +101,8 @@ func (c Cell) within(t Cell, n int) bool {
 	if c|t >= gridCells {
 		return false
 	}
-	d := int((t - c) & cellMask)
-	dq, dr := d&(gridWidth-1), d/gridWidth
-	if dq >= gridWidth/2 {
-		dq -= gridWidth
-		dr++
-	}
-	dr &= gridWidth - 1
-	if dr >= gridWidth/2 {
-		dr -= gridWidth
-	}
-	return max(abs(dq), abs(dr), abs(dq+dr)) <= n
+	d := offset(c, t)
+	return max(abs(d.q), abs(d.r), abs(d.q+d.r)) <= n
 }
 
 func abs(x int) int {

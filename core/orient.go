@@ -163,7 +163,8 @@ func (g *Game) measure(o *Orientation) {
 }
 
 // offset returns the axial offset from c to t as their index difference
-// gives it (both coordinates in [-16, 15]).
+// gives it (both coordinates in [-16, 15]): on the wrapping grid, the
+// nearest of the images of t, which is t itself for cells of one hive.
 func offset(c, t Cell) axialCell {
 	d := int((t - c) & cellMask)
 	dq, dr := d&(gridWidth-1), d/gridWidth
