@@ -118,6 +118,12 @@ func (k *Keeper) retry() {
 	}
 }
 
+// backlogWriters bounds the held games written at once: enough for a
+// writer that gathers the writes nobody waits for (the SQL stores' group
+// commit) to take hundreds in one transaction, where one game at a time
+// would have each wait out the gathering window alone (100 games, 30 s).
+const backlogWriters = 256
+
 // writeBacklog writes what it can of the backlog, and keeps the rest: a
 // game leaves the backlog only once written, so that Pending never
 // misses one being written.
@@ -125,12 +131,25 @@ func (k *Keeper) writeBacklog() {
 	k.mu.Lock()
 	held := append([]*Recorder(nil), k.backlog...)
 	k.mu.Unlock()
-	written := map[*Recorder]bool{}
+	var (
+		mu      sync.Mutex
+		written = map[*Recorder]bool{}
+		wg      sync.WaitGroup
+		slots   = make(chan struct{}, backlogWriters)
+	)
 	for _, r := range held {
-		if r.flushEnd() {
-			written[r] = true
-		}
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			if r.flushEnd() {
+				mu.Lock()
+				written[r] = true
+				mu.Unlock()
+			}
+		}()
 	}
+	wg.Wait()
 	if len(written) == 0 {
 		return
 	}
