@@ -40,6 +40,9 @@ type KeeperConfig struct {
 	// OnWait is told how long a session waited in Settle for a write that
 	// had not ended yet: what the archive adds to a session's answers.
 	OnWait func(time.Duration)
+	// OnStart is told the id the archive gave each game once its start is
+	// written: a referee's worker reports it with the game's result.
+	OnStart func(id int64)
 }
 
 func (c KeeperConfig) withDefaults() KeeperConfig {
@@ -66,6 +69,9 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 	}
 	if c.OnRefused == nil {
 		c.OnRefused = func(string) {}
+	}
+	if c.OnStart == nil {
+		c.OnStart = func(int64) {}
 	}
 	return c
 }
@@ -544,6 +550,7 @@ func (r *Recorder) flush(end *End) bool {
 			if err != nil {
 				return err
 			}
+			r.k.cfg.OnStart(id)
 			r.id, r.archived, r.synced = id, kept, true
 			r.named, r.row, r.rowPlies = Players{white, black}, r.gameString, kept
 			if end == nil {

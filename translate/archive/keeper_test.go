@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -247,5 +248,33 @@ func TestRecorderDoesNotWait(t *testing.T) {
 	defer mu.Unlock()
 	if len(waits) != 2 || waits[0] < 50*time.Millisecond || waits[1] < 50*time.Millisecond {
 		t.Errorf("OnWait was told of %v; want two waits of 50ms or more", waits)
+	}
+}
+
+// TestKeeperOnStart: the keeper tells OnStart the id of each game it
+// starts in the archive, once, and it is the id the recorder gives.
+func TestKeeperOnStart(t *testing.T) {
+	store := open(t, filepath.Join(t.TempDir(), "games.db"), "serve")
+	var (
+		mu      sync.Mutex
+		started []int64
+	)
+	k := NewKeeper(store, KeeperConfig{Pause: 20 * time.Millisecond, Backoff: time.Millisecond, OnStart: func(id int64) {
+		mu.Lock()
+		started = append(started, id)
+		mu.Unlock()
+	}})
+	defer k.Close()
+	for i := range 3 {
+		r := k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wA1", []string{"wA1"}, Viewer, Players{})
+		r.Played("bA1 wA1-", Viewer, "Base;InProgress;White[2];wA1;bA1 wA1-")
+		r.Ended(End{Result: "Draw", How: "state"}, "Base;Draw;White[2];wA1;bA1 wA1-")
+		id := r.ID()
+		mu.Lock()
+		got := slices.Clone(started)
+		mu.Unlock()
+		if len(got) != i+1 || got[i] != id || id == 0 {
+			t.Fatalf("game %d: OnStart was told %v, the recorder's id is %d", i, got, id)
+		}
 	}
 }

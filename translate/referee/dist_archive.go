@@ -13,26 +13,8 @@ import (
 // A worker keeps each game in the archive as a match does, move by move
 // (Config.Archive), and must also know the id the archive gave it, which a
 // pair's report records: the test's counts can then be checked against
-// the archive's games. The keeper does not tell its games' ids, so each
-// game gets a keeper of its own over a store that notes the id its one
-// game was started with. (That store hides the database writer's hurry,
-// so that a move's write may wait the writer's few milliseconds of
-// gathering before the next move is played: a cost only to engines that
-// move faster than that, as at depth 1.)
-
-// idStore is a store that notes the id of the game started through it.
-type idStore struct {
-	archive.Store
-	id atomic.Int64
-}
-
-func (s *idStore) Start(ctx context.Context, st archive.Start) (int64, error) {
-	id, err := s.Store.Start(ctx, st)
-	if err == nil {
-		s.id.Store(id)
-	}
-	return id, err
-}
+// the archive's games. So each game gets a keeper of its own, which tells
+// the id its one game was started with (KeeperConfig.OnStart).
 
 // playArchived plays game i of the prepared cfg from start, kept in store,
 // and returns with its record the id the archive gave it: 0 when the
@@ -40,16 +22,20 @@ func (s *idStore) Start(ctx context.Context, st archive.Start) (int64, error) {
 // that such a game is never counted as the archive's. The game's writes
 // have all ended when it returns.
 func playArchived(ctx context.Context, cfg Config, store archive.Store, log zerolog.Logger, i int, start *core.Game) (rec GameRecord, id int64, finished bool) {
-	s := &idStore{Store: store}
-	var lost atomic.Bool
-	keeper := archive.NewKeeper(s, archive.KeeperConfig{Log: log, OnLost: func(games, moves int) { lost.Store(true) }})
+	var (
+		lost    atomic.Bool
+		started atomic.Int64
+	)
+	keeper := archive.NewKeeper(store, archive.KeeperConfig{Log: log,
+		OnLost:  func(games, moves int) { lost.Store(true) },
+		OnStart: func(id int64) { started.Store(id) }})
 	cfg.Archive = keeper
 	rec, finished = cfg.PlayGame(ctx, i, start)
 	keeper.Close()
 	if lost.Load() {
 		return rec, 0, finished
 	}
-	return rec, s.id.Load(), finished
+	return rec, started.Load(), finished
 }
 
 // sweepOrphans marks interrupted the archive's games whose process died,
