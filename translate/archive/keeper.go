@@ -181,6 +181,13 @@ func (k *Keeper) Pending() int {
 // reports what it still lacks as lost. The recorders of games in progress
 // must have ended first.
 func (k *Keeper) Close() {
+	if h, ok := k.store.(hurrier); ok {
+		// Nobody is left to settle the last writes: the writer need
+		// not gather others for them.
+		release := h.hurry()
+		k.writing.Wait()
+		release()
+	}
 	k.writing.Wait()
 	close(k.stop)
 	<-k.done
