@@ -44,17 +44,31 @@ func analyse(t *testing.T, e translate.Engine, rec records.Record, limit engine.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var progress []int
+	var told []analysis.Ply
 	a, err := analysis.Analyse(ctx, e, rec, analysis.Config{Limit: limit, Progress: func(done, total int) {
 		if total != len(rec.Moves) { // the last position is over: not searched
 			t.Errorf("progress %d of %d positions, want of %d", done, total, len(rec.Moves))
 		}
 		progress = append(progress, done)
+	}, Ply: func(p analysis.Ply) {
+		// Ply p is known once the positions before and after it are
+		// searched, walking back from the end (where the game is over,
+		// and nothing is searched): after n-p+1 searches, and told then.
+		if want := len(rec.Moves) - p.Ply + 1; len(progress) != want {
+			t.Errorf("ply %d told after %d positions searched, want %d", p.Ply, len(progress), want)
+		}
+		told = append(told, p)
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(progress) != len(rec.Moves) || progress[len(progress)-1] != len(rec.Moves) {
 		t.Errorf("progress told %v", progress)
+	}
+	// The plies told as they came are the analysis's, last first.
+	slices.Reverse(told)
+	if !reflect.DeepEqual(told, a.Plies) {
+		t.Errorf("the plies told as they came differ from the analysis's:\n%+v\n%+v", told, a.Plies)
 	}
 	return a
 }
