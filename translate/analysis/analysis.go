@@ -206,6 +206,11 @@ func Analyse(ctx context.Context, e translate.Engine, rec records.Record, cfg Co
 			if positions[i], err = search(ctx, e, g, cfg.Limit); err != nil {
 				return nil, fmt.Errorf("position after ply %d: %w", i, err)
 			}
+			// A search cut short answers its best move so far: once ctx
+			// is done the rest would be all such answers.
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			done++
 			if cfg.Progress != nil {
 				cfg.Progress(done, total)
