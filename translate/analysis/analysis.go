@@ -184,6 +184,17 @@ func Analyse(ctx context.Context, e translate.Engine, rec records.Record, cfg Co
 	if err != nil {
 		return nil, err
 	}
+	// A record is replayed with the Queen allowed on a first turn (some
+	// sites allow it); a game that placed none there is searched by UHP's
+	// rules, which forbid it, or the backend would be asked for, and
+	// answer, first moves no UHP game may play.
+	if !rec.QueenFirst {
+		if gs, err := rec.UHP(); err == nil {
+			if strict, err := gs.Load(); err == nil {
+				g = strict
+			}
+		}
+	}
 	moves := g.History()
 	n := len(moves)
 	positions := make([]position, n+1)
