@@ -257,3 +257,17 @@ func TestAnalysisTimeLimit(t *testing.T) {
 		t.Errorf("the analysis ended with %+v", got[len(got)-1])
 	}
 }
+
+// FuzzAnalysisQuery: any query is read as a depth within the bounds, or
+// refused with an error, never a panic.
+func FuzzAnalysisQuery(f *testing.F) {
+	for _, q := range []string{"", "depth=4", "depth=0", "depth=9", "depth=x", "time=3", "depth=%zz", "depth=1&depth=2", ";"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		depth, err := parseAnalysisQuery(raw, analysisMaxDepth)
+		if err == nil && (depth < 1 || depth > analysisMaxDepth) {
+			t.Errorf("%q read as depth %d", raw, depth)
+		}
+	})
+}
