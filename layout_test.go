@@ -63,7 +63,7 @@ var rules = map[string]rule{
 	"translate/referee":        {module: []string{"core", "core/engine", "protocols/hub", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/jackc/pgx/v5", "github.com/rs/zerolog"}},
 	// bot plays for hivegame.com's bot accounts through any backend.
 	"translate/bot":      {module: []string{"ai", "core", "core/engine", "protocols/hivegame", "protocols/uhp", "translate", "translate/archive"}, external: []string{"github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
-	"translate/daemon":   {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/archive", "translate/pairing", "translate/pairing/pgpair", "translate/records", "translate/referee"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
+	"translate/daemon":   {module: []string{"core", "core/engine", "internal/accept", "internal/allowlist", "protocols/hivejson", "protocols/hub", "protocols/uhp", "translate", "translate/analysis", "translate/archive", "translate/pairing", "translate/pairing/pgpair", "translate/records", "translate/referee"}, external: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/rs/zerolog"}},
 	"internal/allowlist": {},
 	"internal/accept":    {},
 	"internal/syncbuf":   {},

@@ -298,3 +298,24 @@ func (s pooled) BestMove(ctx context.Context, g *core.Game, limit engine.Limit, 
 	s.p.Release(e, err != nil && ctx.Err() == nil)
 	return m, err
 }
+
+// Acquire borrows an engine of the pool at the pool's values of the
+// session options, whatever a session that had it before set (MultiPV 5,
+// say): for a caller that drives an engine itself rather than through a
+// session's searcher, such as a whole game's analysis. Release gives it
+// back to the pool.
+func (so SessionOptions) Acquire(ctx context.Context) (Engine, error) {
+	e, err := so.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := &sessionValues{}
+	for _, t := range so.templates {
+		v.values.set(t.Name, t.Default)
+	}
+	if err := v.applyTo(e); err != nil {
+		so.pool.Release(e, false)
+		return nil, err
+	}
+	return e, nil
+}

@@ -498,7 +498,23 @@ const uhpConnectionJS = `(async () => {
   plain.opened();
   plain.message('id hivebridge plain\nok\n');
   out.plain = await info3;
-  out.plainSent = plain.sent;
+  out.plainSent = plain.sent.slice();
+
+  // stop goes out at once while a command runs, ahead of one waiting its
+  // turn; the ok that follows the stopped command's answer is the stop's,
+  // not the waiting command's. With nothing running it sends nothing.
+  const s1 = answer(conn3.send('bestmove infinite'));
+  const s2 = answer(conn3.send('validmoves'));
+  const st = answer(conn3.stop());
+  out.stopSent = plain.sent.slice();
+  plain.message('wS1;1;0.00;wS1\nwS1\nok\nok\n');
+  out.s1 = await s1;
+  out.st = await st;
+  out.afterStop = plain.sent.slice();
+  plain.message('wS1;wQ\nok\n');
+  out.s2 = await s2;
+  await answer(conn3.stop());
+  out.idleSent = plain.sent.slice();
   return out;
 })()`
 
@@ -521,6 +537,9 @@ func testUHPConnection(t *testing.T, browser context.Context) {
 		Sent, Logged               []string
 		Refused, Plain             answer
 		RefusedSent, PlainSent     []string
+		S1, St, S2                 answer
+		StopSent, AfterStop        []string
+		IdleSent                   []string
 	}
 	p.eval(uhpConnectionJS, &got)
 	check := func(what string, a answer, lines []string, err string) {
@@ -557,6 +576,15 @@ func testUHPConnection(t *testing.T, browser context.Context) {
 	check("the info answer without a token", got.Plain, []string{"id hivebridge plain"}, "")
 	if !slices.Equal(got.RefusedSent, []string{"auth bad"}) || len(got.PlainSent) != 0 {
 		t.Errorf("sent %q with a token, %q without", got.RefusedSent, got.PlainSent)
+	}
+	if !slices.Equal(got.StopSent, []string{"bestmove infinite", "stop"}) || !slices.Equal(got.AfterStop, []string{"bestmove infinite", "stop", "validmoves"}) {
+		t.Errorf("sent %q with stop, %q once the search answered; want stop at once, validmoves after", got.StopSent, got.AfterStop)
+	}
+	check("bestmove infinite, stopped", got.S1, []string{"wS1;1;0.00;wS1", "wS1"}, "")
+	check("stop", got.St, nil, "")
+	check("validmoves, waiting behind the stop", got.S2, []string{"wS1;wQ"}, "")
+	if !slices.Equal(got.IdleSent, got.AfterStop) {
+		t.Errorf("stop with nothing running sent %q", got.IdleSent[len(got.AfterStop):])
 	}
 }
 

@@ -86,6 +86,12 @@ type Config struct {
 	// Progress, if not nil, is told after each position searched how many
 	// of how many are done.
 	Progress func(done, total int)
+	// Ply, if not nil, is told each ply as soon as it is analysed, which
+	// is when the positions before and after it have both been searched:
+	// the game is walked backwards, so from the last ply to the first. It
+	// is what the finished Analysis holds for that ply, so that a viewer
+	// can draw the game's scores as they come.
+	Ply func(Ply)
 }
 
 // Analysis is a game analysed: what JSON writes, and what Record and the
@@ -178,6 +184,17 @@ func Analyse(ctx context.Context, e translate.Engine, rec records.Record, cfg Co
 	if err != nil {
 		return nil, err
 	}
+	// A record is replayed with the Queen allowed on a first turn (some
+	// sites allow it); a game that placed none there is searched by UHP's
+	// rules, which forbid it, or the backend would be asked for, and
+	// answer, first moves no UHP game may play.
+	if !rec.QueenFirst {
+		if gs, err := rec.UHP(); err == nil {
+			if strict, err := gs.Load(); err == nil {
+				g = strict
+			}
+		}
+	}
 	moves := g.History()
 	n := len(moves)
 	positions := make([]position, n+1)
@@ -185,6 +202,9 @@ func Analyse(ctx context.Context, e translate.Engine, rec records.Record, cfg Co
 	if g.Over() {
 		total--
 	}
+	a := &Analysis{GameType: uhp.FormatGameType(rec.GameType), White: rec.White, Black: rec.Black, Result: rec.Result,
+		Engine: e.Info().ID, Depth: cfg.Limit.Depth, Time: cfg.Limit.Time.Seconds(), Curve: cfg.Curve}
+	end := g.Result()
 	if err := e.Forget(ctx); err != nil {
 		return nil, err
 	}
@@ -197,10 +217,20 @@ func Analyse(ctx context.Context, e translate.Engine, rec records.Record, cfg Co
 			if positions[i], err = search(ctx, e, g, cfg.Limit); err != nil {
 				return nil, fmt.Errorf("position after ply %d: %w", i, err)
 			}
+			// A search cut short answers its best move so far: once ctx
+			// is done the rest would be all such answers.
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			done++
 			if cfg.Progress != nil {
 				cfg.Progress(done, total)
 			}
+		}
+		// With the position after ply i+1 searched before, ply i+1 is
+		// known.
+		if cfg.Ply != nil && i < n {
+			cfg.Ply(a.ply(g, i, moves[i], positions[i], positions[i+1], end))
 		}
 		if i > 0 {
 			if err := e.Undo(ctx, 1); err != nil {
@@ -209,9 +239,7 @@ func Analyse(ctx context.Context, e translate.Engine, rec records.Record, cfg Co
 			g.Undo()
 		}
 	}
-	a := &Analysis{GameType: uhp.FormatGameType(rec.GameType), White: rec.White, Black: rec.Black, Result: rec.Result,
-		Engine: e.Info().ID, Depth: cfg.Limit.Depth, Time: cfg.Limit.Time.Seconds(), Curve: cfg.Curve}
-	a.fill(g, moves, positions)
+	a.fill(g, moves, positions, end)
 	return a, nil
 }
 
@@ -235,54 +263,17 @@ func search(ctx context.Context, e translate.Engine, g *core.Game, limit engine.
 }
 
 // fill writes the analysis of the game g (at its start), whose moves are
-// moves and whose positions were searched.
-func (a *Analysis) fill(g *core.Game, moves []core.Move, positions []position) {
-	white := make([]float64, len(positions)) // White's expected score in each position
-	scored := make([]bool, len(positions))
-	scores := make([]Score, len(positions))
-	end := g.Clone()
-	for _, m := range moves {
-		end.Play(m)
-	}
-	for i, p := range positions {
-		toMove := core.Color(i & 1)
-		if !p.searched {
-			scores[i] = Score(end.Result().String())
-			white[i], scored[i] = map[core.Result]float64{core.WhiteWins: 1, core.Draw: 0.5}[end.Result()], true
-			continue
-		}
-		scores[i] = whiteScore(p.score, toMove)
-		var e float64
-		if e, scored[i] = a.Curve.Expected(p.score); toMove == core.White {
-			white[i] = e
-		} else {
-			white[i] = 1 - e
-		}
-	}
-	a.Start = scores[0]
+// moves, whose positions were searched, and which ended in end.
+func (a *Analysis) fill(g *core.Game, moves []core.Move, positions []position, end core.Result) {
+	a.Start, _, _ = a.positionScore(0, positions[0], end)
 	a.Players[core.White].Name, a.Players[core.Black].Name = a.White, a.Black
 	for c := range a.Players {
 		a.Players[c].Classes = map[Class]int{}
 	}
 	for i, m := range moves {
-		before, after := positions[i], positions[i+1]
-		mover := g.ToMove()
-		ply := Ply{Ply: i + 1, Color: mover.String(), Move: uhp.FormatMove(m, g), Score: scores[i+1], Depth: after.depth,
-			Expected: white[i+1], Best: uhp.FormatMove(before.best, g), BestScore: scores[i], BestDepth: before.depth}
-		if before.best != m {
-			ply.Line = moveStrings(g, before.line)
-		}
-		if scored[i] && scored[i+1] {
-			ply.Class = Best
-			if before.best != m {
-				gain := white[i+1] - white[i] // White's expected score gained by the move
-				if mover == core.Black {
-					gain = -gain
-				}
-				ply.Loss = max(0, -gain)
-				ply.Class = ClassOf(ply.Loss)
-			}
-			p := &a.Players[mover]
+		ply := a.ply(g, i, m, positions[i], positions[i+1], end)
+		if ply.Class != Unclassed {
+			p := &a.Players[g.ToMove()]
 			p.Classes[ply.Class]++
 			p.Classed++
 			p.MeanLoss += ply.Loss
@@ -295,6 +286,46 @@ func (a *Analysis) fill(g *core.Game, moves []core.Move, positions []position) {
 			p.MeanLoss /= float64(p.Classed)
 		}
 	}
+}
+
+// positionScore is the score from White's side of the position after i
+// plies, searched as p (not searched: the game is over there, ended in
+// end), White's expected score there, and whether it has one.
+func (a *Analysis) positionScore(i int, p position, end core.Result) (Score, float64, bool) {
+	if !p.searched {
+		return Score(end.String()), map[core.Result]float64{core.WhiteWins: 1, core.Draw: 0.5}[end], true
+	}
+	toMove := core.Color(i & 1)
+	e, ok := a.Curve.Expected(p.score)
+	if toMove == core.Black {
+		e = 1 - e
+	}
+	return whiteScore(p.score, toMove), e, ok
+}
+
+// ply analyses the move m played in g, the position after i plies,
+// searched as before, which leads to the position searched as after.
+func (a *Analysis) ply(g *core.Game, i int, m core.Move, before, after position, end core.Result) Ply {
+	scoreBefore, whiteBefore, scoredBefore := a.positionScore(i, before, end)
+	scoreAfter, whiteAfter, scoredAfter := a.positionScore(i+1, after, end)
+	mover := g.ToMove()
+	ply := Ply{Ply: i + 1, Color: mover.String(), Move: uhp.FormatMove(m, g), Score: scoreAfter, Depth: after.depth,
+		Expected: whiteAfter, Best: uhp.FormatMove(before.best, g), BestScore: scoreBefore, BestDepth: before.depth}
+	if before.best != m {
+		ply.Line = moveStrings(g, before.line)
+	}
+	if scoredBefore && scoredAfter {
+		ply.Class = Best
+		if before.best != m {
+			gain := whiteAfter - whiteBefore // White's expected score gained by the move
+			if mover == core.Black {
+				gain = -gain
+			}
+			ply.Loss = max(0, -gain)
+			ply.Class = ClassOf(ply.Loss)
+		}
+	}
+	return ply
 }
 
 // whiteScore writes a score of the side to move from White's side.

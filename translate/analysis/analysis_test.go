@@ -15,6 +15,7 @@ import (
 
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/fakeengine"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/analysis"
 	"github.com/hivebridge/hivebridge/translate/records"
@@ -44,17 +45,39 @@ func analyse(t *testing.T, e translate.Engine, rec records.Record, limit engine.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var progress []int
+	var told []analysis.Ply
+	end, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last position is searched unless the game is over there.
+	searched := len(rec.Moves)
+	if !end.Over() {
+		searched++
+	}
 	a, err := analysis.Analyse(ctx, e, rec, analysis.Config{Limit: limit, Progress: func(done, total int) {
-		if total != len(rec.Moves) { // the last position is over: not searched
-			t.Errorf("progress %d of %d positions, want of %d", done, total, len(rec.Moves))
+		if total != searched {
+			t.Errorf("progress %d of %d positions, want of %d", done, total, searched)
 		}
 		progress = append(progress, done)
+	}, Ply: func(p analysis.Ply) {
+		// Ply p is known once the positions before and after it are
+		// searched, walking back from the end: told then.
+		if want := searched - p.Ply + 1; len(progress) != want {
+			t.Errorf("ply %d told after %d positions searched, want %d", p.Ply, len(progress), want)
+		}
+		told = append(told, p)
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(progress) != len(rec.Moves) || progress[len(progress)-1] != len(rec.Moves) {
+	if len(progress) != searched || progress[len(progress)-1] != searched {
 		t.Errorf("progress told %v", progress)
+	}
+	// The plies told as they came are the analysis's, last first.
+	slices.Reverse(told)
+	if !reflect.DeepEqual(told, a.Plies) {
+		t.Errorf("the plies told as they came differ from the analysis's:\n%+v\n%+v", told, a.Plies)
 	}
 	return a
 }
@@ -306,5 +329,30 @@ func TestAnalyseRefusesAnIllegalGame(t *testing.T) {
 	_, err := analysis.Analyse(context.Background(), translate.NewNative(), rec, analysis.Config{Limit: engine.Limit{Depth: 1}})
 	if err == nil || !strings.Contains(err.Error(), "ply 5 (wQ bQ-)") {
 		t.Errorf("Analyse gave %v", err)
+	}
+}
+
+// TestAnalyseByUHPRules: a record is read with the Queen allowed on a first
+// turn, but a game that placed none there is searched by UHP's rules:
+// every best move named is one UHP lets the player make (at depth 2 the
+// native searcher likes wQ first, which UHP forbids).
+func TestAnalyseByUHPRules(t *testing.T) {
+	recs, errs := records.Read("game", []byte("Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1\n"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a := analyse(t, translate.NewNative(), recs[0], engine.Limit{Depth: 2})
+	for _, p := range a.Plies {
+		gs, err := uhp.ParseGameString(strings.Join(append([]string{"Base;InProgress;White[1]"}, recs[0].Moves[:p.Ply-1]...), ";"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := gs.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := uhp.ParseMove(p.Best, g); err != nil || !g.Legal(m) {
+			t.Errorf("ply %d: best %q is no move UHP allows (%v)", p.Ply, p.Best, err)
+		}
 	}
 }

@@ -116,6 +116,7 @@ type Server struct {
 	metrics      *metrics
 	archive      *serverArchive // nil with --db none
 	logins       *loginLog
+	analyses     analysisRuns // POST /analysis's, one a client
 
 	unauthenticated atomic.Int64 // TCP connections yet to present the token
 	httpConns       atomic.Int64 // HTTP connections not yet WebSocket sessions

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
@@ -49,6 +51,11 @@ type explorerMove struct {
 	// GET /games/{id} reads one, and GET /explorer with move and before
 	// (the last id) the next page.
 	GameIDs []int64 `json:"game_ids"`
+	// Score, asked for with depth, is the engine's score of the move for
+	// the player who makes it, in pieces as UHP reports write them (a
+	// forced win in N plies 1000-N): a search of the position it leads to,
+	// depth plies deep. Absent for a move that is not legal here.
+	Score *float64 `json:"score,omitempty"`
 }
 
 // explorerGamesPage is the answer to a page of one move's games.
@@ -58,10 +65,13 @@ type explorerGamesPage struct {
 	GameIDs  []int64 `json:"game_ids"`
 }
 
-// Bounds of GET /explorer's games per move.
+// Bounds of GET /explorer's games per move, and of the depth of the
+// searches that score its moves: a few plies, enough to tell a blunder, and
+// a search each for every move listed.
 const (
 	explorerDefaultGames = 5
 	explorerMaxGames     = 100
+	explorerMaxDepth     = 4
 )
 
 // explorerQuery is what GET /explorer asks.
@@ -70,6 +80,7 @@ type explorerQuery struct {
 	games  int
 	move   string // a page of this move's games, when not empty
 	before int64
+	depth  int // the depth of the search that scores each move; 0: none
 }
 
 // parseExplorerQuery reads GET /explorer's query: the position as
@@ -85,7 +96,7 @@ func parseExplorerQuery(raw string) (explorerQuery, error) {
 		}
 		return explorerQuery{}, fmt.Errorf("malformed query: %w", err)
 	}
-	known := []string{"position", "type", "moves", "games", "move", "before"}
+	known := []string{"position", "type", "moves", "games", "move", "before", "depth"}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(known, k) {
 			return explorerQuery{}, fmt.Errorf("unknown parameter %q: /explorer takes %s", k, strings.Join(known, ", "))
@@ -122,6 +133,11 @@ func parseExplorerQuery(raw string) (explorerQuery, error) {
 	if v := q.Get("games"); v != "" {
 		if eq.games, err = strconv.Atoi(v); err != nil || eq.games < 0 || eq.games > explorerMaxGames {
 			return explorerQuery{}, fmt.Errorf("games %q: want a whole number from 0 to %d", v, explorerMaxGames)
+		}
+	}
+	if v := q.Get("depth"); v != "" {
+		if eq.depth, err = strconv.Atoi(v); err != nil || eq.depth < 0 || eq.depth > explorerMaxDepth {
+			return explorerQuery{}, fmt.Errorf("depth %q: want a whole number of plies from 0 (no scores) to %d", v, explorerMaxDepth)
 		}
 	}
 	if v := q.Get("before"); v != "" {
@@ -188,9 +204,62 @@ func (s *Server) explorerRoutes(mux *http.ServeMux) {
 				f.Games = []int64{}
 			}
 			answer.Games += f.Total()
-			answer.Moves = append(answer.Moves, explorerMove{Move: uhp.FormatMove(m, g), Legal: !g.Over() && g.Legal(m),
-				Games: f.Total(), White: f.White, Draws: f.Draws, Black: f.Black, GameIDs: f.Games})
+			em := explorerMove{Move: uhp.FormatMove(m, g), Legal: !g.Over() && g.Legal(m),
+				Games: f.Total(), White: f.White, Draws: f.Draws, Black: f.Black, GameIDs: f.Games}
+			if em.Legal && eq.depth > 0 {
+				score, err := s.scoreMove(r.Context(), g, m, eq.depth)
+				if err != nil {
+					httpError(w, http.StatusServiceUnavailable, fmt.Errorf("scoring %s: %w", em.Move, err))
+					return
+				}
+				em.Score = &score
+			}
+			answer.Moves = append(answer.Moves, em)
 		}
 		writeJSON(w, answer)
 	}))
+}
+
+// scoreMove is the score of m, a legal move of g, for the player who makes
+// it: a search of depth plies of the position m leads to, by the pool's
+// searcher (within --max-search-time, as every search), seen from the
+// other side; a game m ends scores as its result.
+func (s *Server) scoreMove(ctx context.Context, g *core.Game, m core.Move, depth int) (float64, error) {
+	after := g.Clone()
+	after.Play(m)
+	mover := g.ToMove()
+	if after.Over() {
+		switch after.Result() {
+		case core.Draw:
+			return 0, nil
+		case core.WhiteWins:
+			if mover == core.White {
+				return engine.ForcedScoreBase - 1, nil
+			}
+		case core.BlackWins:
+			if mover == core.Black {
+				return engine.ForcedScoreBase - 1, nil
+			}
+		}
+		return -(engine.ForcedScoreBase - 1), nil
+	}
+	var last engine.Score
+	if _, err := s.searcher.BestMove(ctx, after, engine.Limit{Depth: depth}, func(p engine.Progress) {
+		if p.Score.Kind != engine.NoScore && p.Best() {
+			last = p.Score
+		}
+	}); err != nil {
+		return 0, err
+	}
+	// The reply's score, from the mover's side: a win for the reply in
+	// N plies is a loss for the mover in N+1, counted from before m.
+	switch last.Kind {
+	case engine.Win:
+		last = engine.LossIn(last.Plies + 1)
+	case engine.Loss:
+		last = engine.WinIn(last.Plies + 1)
+	default:
+		last.Centi = -last.Centi
+	}
+	return last.Pieces(), nil
 }

@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/internal/archivetest"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
+	"github.com/hivebridge/hivebridge/translate"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
 
@@ -47,7 +50,9 @@ func TestExplorerHTTP(t *testing.T) {
 			}
 			ids = append(ids, id)
 		}
-		s := &Server{archive: &serverArchive{store: store}}
+		pool := translate.NewPool(func(context.Context) (translate.Engine, error) { return translate.NewNative(), nil }, translate.PoolConfig{Limit: 1, Queue: 1, Wait: time.Minute})
+		defer pool.Close(time.Second)
+		s := &Server{archive: &serverArchive{store: store}, searcher: pool.Searcher()}
 		mux := http.NewServeMux()
 		s.explorerRoutes(mux)
 		get := func(query string) (int, []byte) {
@@ -82,7 +87,27 @@ func TestExplorerHTTP(t *testing.T) {
 			t.Errorf("both boards were answered %q, though one is the other's mirror image", spellings[0])
 		}
 
-		code, body := get("moves=" + url.QueryEscape("wS1;bS1 wS1-") + "&move=" + url.QueryEscape("wQ -wS1") + "&games=1&before=" + itoa(ids[1]))
+		// With depth=2 each move is scored for its player: what a search
+		// of the position after it finds, from the other side.
+		code, body := get("moves=" + url.QueryEscape("wS1;bS1 wS1-") + "&depth=2")
+		var scored explorerAnswer
+		if err := json.Unmarshal(body, &scored); code != http.StatusOK || err != nil || len(scored.Moves) != 1 || scored.Moves[0].Score == nil {
+			t.Fatalf("depth=2: %d %s", code, body)
+		}
+		after := uhptest.Load(t, "Base;InProgress;White[2];wS1;bS1 wS1-;"+scored.Moves[0].Move)
+		var reply engine.Score
+		own := translate.NewNative()
+		if err := own.NewGame(ctx, after); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := own.BestMove(ctx, engine.Limit{Depth: 2}, func(p engine.Progress) { reply = p.Score }); err != nil {
+			t.Fatal(err)
+		}
+		if want := -reply.Pieces(); reply.Kind != engine.Eval || *scored.Moves[0].Score != want {
+			t.Errorf("wQ scored %v at depth 2, the reply's search %+v", *scored.Moves[0].Score, reply)
+		}
+
+		code, body = get("moves=" + url.QueryEscape("wS1;bS1 wS1-") + "&move=" + url.QueryEscape("wQ -wS1") + "&games=1&before=" + itoa(ids[1]))
 		var page explorerGamesPage
 		if err := json.Unmarshal(body, &page); code != http.StatusOK || err != nil || len(page.GameIDs) != 1 || page.GameIDs[0] != ids[0] {
 			t.Errorf("a page of wQ -wS1's games before %d: %d %s", ids[1], code, body)
@@ -94,6 +119,7 @@ func TestExplorerHTTP(t *testing.T) {
 			"type=Base%2BX":                       "position: ",
 			"position=x&moves=wS1":                "not both",
 			"games=1000":                          "from 0 to 100",
+			"depth=5":                             "from 0 (no scores) to 4",
 			"color=white":                         "unknown parameter",
 			"before=3":                            "give the move too",
 			"moves=wS1&move=" + url.QueryEscape("bQ wA1-"): "not a move of this position",

@@ -52,7 +52,8 @@ func (s *Server) newHTTPServer() *http.Server {
 // httpHandler serves the viewer page at / and its files under /assets/,
 // open to all (they hold no secret), and /uhp (WebSocket), /healthz,
 // /metrics, the archive (archiveRoutes) and its opening explorer
-// (explorerRoutes), POST /records (recordsRoutes) and
+// (explorerRoutes), POST /records (recordsRoutes), POST /analysis
+// (analysisRoutes) and
 // the match tests (testsRoutes) behind the token when there is one.
 func (s *Server) httpHandler() http.Handler {
 	private := http.NewServeMux()
@@ -68,6 +69,7 @@ func (s *Server) httpHandler() http.Handler {
 	s.archiveRoutes(private)
 	s.explorerRoutes(private)
 	s.recordsRoutes(private)
+	s.analysisRoutes(private)
 	s.testsRoutes(private)
 	mux := http.NewServeMux()
 	if s.cfg.Page != nil {

@@ -6,7 +6,9 @@
 import { GAME_TYPES, BUGS, ENDED, parseGameString, boardOf, isGameString, parseMove, parseReport, formatScore, pieceInfo } from './notation.js';
 import { UHPConnection, ConnectionClosed } from './uhp.js';
 import { drawBoard, pieceIcon } from './board.js';
-import { setupArchive, renderReplay, renderReplayHistory, replayPosition, replayWords } from './archive.js';
+import { setupArchive, renderReplay, renderReplayHistory, replayPosition, replayWords, archiveGet, openReplay } from './archive.js';
+import { setupAnalysis, openAnalysis, closeAnalysis, renderAnalysis, renderAnalysisHistory, analysisPosition, analysisMoves, analysisLines, playMoves } from './analysis.js';
+import { setupExplorer, refreshExplorer, renderScores } from './explorer.js';
 import { setupRecords } from './records.js';
 import { setupTests } from './tests.js';
 
@@ -16,7 +18,7 @@ const PREFS_KEY = 'hivebridge.prefs';
 const LOG_LIMIT = 400;
 
 const prefs = Object.assign(
-  { gameType: 'Base+MLP', white: 'human', black: 'computer', limitKind: 'depth', limitValue: 3, remoteColor: '' },
+  { gameType: 'Base+MLP', white: 'human', black: 'computer', limitKind: 'depth', limitValue: 3, remoteColor: '', analysisLines: 3 },
   readJSON(localStorage, PREFS_KEY),
 );
 
@@ -40,6 +42,7 @@ const state = {
   focusAfter: null, // the piece to focus once drawn, after a move by keyboard
   replay: null, // an archived game shown move by move (archive.js): { game, parsed, moves, ply, board, error }
   file: null, // the game file opened last (records.js): { name, games }
+  analysis: null, // the analysis board (analysis.js): the tree of the game and its variations, the engine's lines
 };
 
 function readJSON(storage, key) {
@@ -498,6 +501,7 @@ function log(dir, text) {
 
 // shownBoard is the board with a remote move waiting for its reply.
 function shownBoard() {
+  if (state.analysis) return state.analysis.board;
   if (state.replay) return state.replay.board;
   if (!state.pending || !state.board) return state.board;
   try {
@@ -509,6 +513,7 @@ function shownBoard() {
 
 // shownMoves are the moves up to the position shown.
 function shownMoves() {
+  if (state.analysis) return analysisMoves();
   if (state.replay) return state.replay.moves.slice(0, state.replay.ply);
   if (!state.game) return [];
   return state.pending ? [...state.game.moves, state.pending] : state.game.moves;
@@ -517,7 +522,7 @@ function shownMoves() {
 function movesByPiece() {
   const byPiece = new Map();
   if (state.replay) return byPiece; // nothing is played in a replay
-  for (const text of state.valid) {
+  for (const text of state.analysis ? state.analysis.valid : state.valid) {
     let m;
     try {
       m = parseMove(text);
@@ -538,12 +543,14 @@ function render() {
   renderHistory();
   renderThinking();
   renderControls();
+  refreshExplorer();
   renderMessage(); // last: it says what went wrong drawing the rest
 }
 
 function renderStatus() {
   renderReplay();
-  if (state.replay) return;
+  renderAnalysis();
+  if (state.replay || state.analysis) return;
   const g = state.game;
   const status = $('status');
   status.dataset.state = g ? g.state : '';
@@ -565,7 +572,7 @@ function renderStatus() {
 // renderMessage shows what went wrong: with the game or its drawing, in
 // this render, and what the page has to say.
 function renderMessage() {
-  const msg = (state.replay ? [state.replay.error, state.boardError] : [state.drawError, state.boardError, state.message]).filter(Boolean).join(' ');
+  const msg = (state.analysis ? [state.analysis.error, state.boardError] : state.replay ? [state.replay.error, state.boardError] : [state.drawError, state.boardError, state.message]).filter(Boolean).join(' ');
   $('message').textContent = msg;
   $('message').hidden = !msg;
 }
@@ -598,7 +605,7 @@ function renderBoard() {
   } catch (e) {
     state.boardError = 'Cannot draw the destinations: ' + e.message;
   }
-  svg.setAttribute('aria-label', `The hive: ${board.stacks.size} stacks. ${state.replay ? replayWords() : statusWords()}`);
+  svg.setAttribute('aria-label', `The hive: ${board.stacks.size} stacks. ${state.analysis ? $('analysis-position').textContent : state.replay ? replayWords() : statusWords()}`);
   // Keep the keyboard where it was, or, after a move chosen by keyboard, on
   // the piece that moved; where that is gone (a reply climbed onto it, the
   // destinations went with the move), on what now stands on its cell, or
@@ -621,7 +628,7 @@ function renderBoard() {
 // hive surrounds it (a side can also lose by forfeit).
 function lostQueens(board) {
   const lost = new Set();
-  const g = state.replay ? replayPosition() : state.game;
+  const g = state.analysis ? analysisPosition() : state.replay ? replayPosition() : state.game;
   if (!g) return lost;
   const losers = { WhiteWins: ['b'], BlackWins: ['w'], Draw: ['w', 'b'] }[g.state] || [];
   for (const c of losers) {
@@ -635,8 +642,8 @@ function renderHands() {
   const byPiece = movesByPiece();
   for (const color of ['white', 'black']) {
     const box = $('hand-' + color);
-    const shown = state.replay ? replayPosition() : state.game;
-    const ended = state.replay ? ENDED.includes(shown.state) : over();
+    const shown = state.analysis ? analysisPosition() : state.replay ? replayPosition() : state.game;
+    const ended = state.analysis || state.replay ? ENDED.includes(shown.state) : over();
     box.dataset.toMove = String(!!shown && !ended && shown.toMove === color);
     const list = box.querySelector('.pieces');
     const hadFocus = list.contains(document.activeElement) ? document.activeElement.dataset.bug : null;
@@ -677,6 +684,11 @@ function renderHands() {
 function renderHistory() {
   const list = $('history');
   list.replaceChildren();
+  list.classList.remove('tree');
+  if (state.analysis) {
+    renderAnalysisHistory(list);
+    return;
+  }
   if (state.replay) {
     renderReplayHistory(list);
     return;
@@ -730,12 +742,13 @@ function renderThinking() {
 
 function renderControls() {
   const g = state.game;
-  const live = !!state.conn && !state.replay;
+  const live = !!state.conn && !state.replay && !state.analysis;
   const myTurn = g && !over() && playerOf(g.toMove) === 'human' && !state.pending;
   $('pass').disabled = !live || !myTurn || !(state.valid.length === 1 && state.valid[0].toLowerCase() === 'pass');
   $('undo').disabled = !live || !g || !!state.remote || g.moves.length === 0;
   $('forfeit').disabled = !live || !myTurn;
   for (const id of ['new-game', 'play-person', 'load-button']) $(id).disabled = !state.conn;
+  $('analyse-live').disabled = !g || !!state.remote;
 }
 
 // ---- Choosing moves -------------------------------------------------------
@@ -763,6 +776,15 @@ function deselect(byKeyboard) {
 
 function activate(target, byKeyboard) {
   const dest = target.closest('.dest');
+  if (dest && state.analysis) {
+    let moved = null;
+    try {
+      moved = parseMove(dest.dataset.move);
+    } catch {}
+    state.focusAfter = byKeyboard && moved && !moved.pass ? moved.piece : null;
+    playMoves([dest.dataset.move]);
+    return;
+  }
   if (dest) {
     play(dest.dataset.move, byKeyboard);
     return;
@@ -849,6 +871,23 @@ function arrowTarget(board, from, [dx, dy]) {
   return best && best.el;
 }
 
+// ---- The analysis board ---------------------------------------------------
+
+// analyseShown opens the analysis board on the game shown: a replay's (an
+// archived game, a file's) at the move shown, going back to the replay when
+// closed, or the live game at its last move.
+function analyseShown() {
+  const r = state.replay;
+  if (r) {
+    const g = r.game;
+    const title = g.file ? `${g.file}${g.count > 1 ? `, game ${g.index + 1}` : ''}` : `game ${g.id}`;
+    openAnalysis({ title: `${title}: ${g.white || '–'} v ${g.black || '–'}`, gameString: r.parsed.text, ply: r.ply, back: () => (state.replay = r) });
+    return;
+  }
+  if (!state.game || state.remote) return;
+  openAnalysis({ title: 'the live game', gameString: state.game.text, ply: state.game.moves.length, back: null });
+}
+
 // ---- Wiring ---------------------------------------------------------------
 
 function setupControls() {
@@ -884,6 +923,25 @@ function setupControls() {
   $('forfeit').addEventListener('click', forfeit);
   $('reconnect').addEventListener('click', start);
   setupArchive({ state, render, announce, replaceGame, authHeaders });
+  setupAnalysis({ state, render, renderHistory, announce, authHeaders, storedToken, wsURL, log, prefs, savePrefs: () => localStorage.setItem(PREFS_KEY, JSON.stringify(prefs)), onLines: renderScores });
+  setupExplorer({
+    state, archiveGet, analysisLines, analysisPosition, playMoves,
+    gameString: () => $('current-gamestring').value,
+    openReplay: (id) => {
+      closeAnalysis(false);
+      openReplay(id);
+    },
+  });
+  $('analyse-live').addEventListener('click', analyseShown);
+  $('replay-analyse').addEventListener('click', analyseShown);
+  // A opens the analysis board on the game shown, wherever the focus is
+  // but in a field or a dialog.
+  document.addEventListener('keydown', (e) => {
+    if ((e.key !== 'a' && e.key !== 'A') || state.analysis || e.altKey || e.ctrlKey || e.metaKey || document.querySelector('dialog[open]')) return;
+    if (e.target.closest('input, select, textarea')) return;
+    e.preventDefault();
+    analyseShown();
+  });
   setupRecords({ state, authHeaders, playerName });
   setupTests();
   $('copy').addEventListener('click', async () => {

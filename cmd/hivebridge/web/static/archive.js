@@ -190,7 +190,7 @@ function finishGamesLoad(table, load) {
 
 // openReplay shows an archived game in replay, at its last move. The
 // positions are the GameString's moves drawn one by one: notation, no rules.
-async function openReplay(id) {
+export async function openReplay(id) {
   $('games-status').textContent = `Loading game ${id}…`;
   let game;
   try {

@@ -67,9 +67,27 @@ export class UHPConnection {
 
   transmit() {
     const head = this.queue[0];
-    if (!head || head.command === null) return;
+    if (!head || head.command === null || head.sent) return;
+    head.sent = true;
     this.onLog('>', head.command);
     this.socket.send(head.command);
+  }
+
+  // stop sends "stop" at once, ahead of the commands that wait their turn,
+  // and resolves with its answer. hivebridge's daemon reads it while a
+  // command runs and stops that command (a bestmove infinite, which then
+  // answers its best move), then answers the stop itself with ok, in its
+  // turn: right after the command it stopped, so its place in the queue is
+  // there, where no waiting command takes that ok for its own. With no
+  // command running there is nothing to stop, and nothing is sent.
+  stop() {
+    const head = this.queue[0];
+    if (this.closed || !head || !head.sent) return Promise.resolve({ lines: [], error: null });
+    return new Promise((resolve, reject) => {
+      this.queue.splice(1, 0, { command: 'stop', sent: true, lines: [], onLine: null, resolve, reject });
+      this.onLog('>', 'stop');
+      this.socket.send('stop');
+    });
   }
 
   // receive takes a message's lines into the queue of lines and hands them

@@ -1,0 +1,475 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/hivebridge/hivebridge/core"
+	"github.com/hivebridge/hivebridge/core/engine"
+	"github.com/hivebridge/hivebridge/internal/uhptest"
+	"github.com/hivebridge/hivebridge/protocols/uhp"
+	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/analysis"
+	"github.com/hivebridge/hivebridge/translate/records"
+)
+
+// The browser tests of the analysis board and the opening explorer's
+// panel.
+
+// TestBrowserAnalysis runs them in one headless Chromium, each within a
+// minute (the engine analyses for real).
+func TestBrowserAnalysis(t *testing.T) {
+	browser := newBrowser(t, chromium(t))
+	for _, bt := range []struct {
+		name string
+		run  func(*testing.T, context.Context)
+	}{
+		{"Live", testAnalysisLive},
+		{"File", testAnalysisFile},
+		{"Explorer", testAnalysisExplorer},
+	} {
+		t.Run(bt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(browser, time.Minute)
+			defer cancel()
+			bt.run(t, ctx)
+		})
+	}
+}
+
+// analysisShown is the analysis board as the page shows it.
+type analysisShown struct {
+	Hidden     bool
+	Position   string
+	GameString string
+	Lines      [][]string // each line's moves
+	Scores     []string
+	Main, Var  []string // the moves list's main line and variations
+	Current    string   // the move marked current: "main 3", "var 7", or "" at the start
+	Classes    map[string]string
+	Graph      struct{ Plies, Done string }
+	Eval       string
+}
+
+const analysisJS = `(() => {
+  const $ = (id) => document.getElementById(id);
+  const all = (sel) => [...document.querySelectorAll(sel)];
+  const cur = document.querySelector('#history button.jump[aria-current="step"]');
+  const classes = {};
+  for (const b of all('#history button.jump[data-class]')) classes[b.dataset.ply] = b.dataset.class;
+  return { Hidden: $('analysis').hidden, Position: $('analysis-position').textContent, GameString: $('current-gamestring').value,
+    Lines: all('#analysis-pv li').map((li) => [...li.querySelectorAll('.pv-move')].map((b) => b.textContent)),
+    Scores: all('#analysis-pv .line-score').map((s) => s.textContent),
+    Main: all('#history button.jump:not(.var) .mv').map((e) => e.textContent),
+    Var: all('#history button.jump.var .mv').map((e) => e.textContent),
+    Current: cur ? (cur.classList.contains('var') ? 'var ' : 'main ') + cur.dataset.ply : '',
+    Classes: classes,
+    Graph: { Plies: $('score-graph').dataset.plies || '', Done: $('score-graph').dataset.done || '' },
+    Eval: $('eval-bar').getAttribute('aria-valuetext') || '' };
+})()`
+
+func (p *page) analysis() analysisShown {
+	p.t.Helper()
+	var a analysisShown
+	p.eval(analysisJS, &a)
+	return a
+}
+
+// described is the GameString hivebridge's rules give the moves of a game
+// of type gt.
+func described(t *testing.T, gt core.GameType, moves []string) string {
+	t.Helper()
+	g := core.NewGame(gt)
+	for _, text := range moves {
+		m, err := uhp.ParseMove(text, g)
+		if err == nil {
+			err = g.PlayChecked(m)
+		}
+		if err != nil {
+			t.Fatalf("%q after %q: %v", text, moves, err)
+		}
+	}
+	gs, err := uhp.Describe(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gs.String()
+}
+
+// linesJS holds once the board shows n lines of the engine's.
+func linesJS(n int) string {
+	return fmt.Sprintf(`document.querySelectorAll('#analysis-pv li').length === %d`, n)
+}
+
+// clickGraphAt clicks the score graph where ply of plies is drawn.
+func (p *page) clickGraphAt(ply, plies int) {
+	p.t.Helper()
+	var box struct{ X, Y, W, H float64 }
+	p.eval(`(() => { const r = document.getElementById('score-graph').getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`, &box)
+	x := box.X + box.W*float64(ply)/float64(plies)
+	p.do(chromedp.MouseClickXY(x, box.Y+box.H/2))
+}
+
+// testAnalysisLive: the analysis board opened from the live game (a
+// position loaded into it). The engine analyses the position shown with
+// three lines once asked to; a line's second move, clicked, plays the line
+// up to it as a variation beside the game, whose GameString the page then
+// shows (the rules' own); Back to the main line returns to the game's
+// position with the main line as it was; the graph, once the daemon has
+// scored the game, clicked at ply 2 shows the position after ply 2; and by
+// keys alone: ← steps back, 1 plays line 1's move, M goes back to the main
+// line, A (from the live game) opened it. Screenshots at desktop and phone
+// sizes.
+func testAnalysisLive(t *testing.T, browser context.Context) {
+	d := startDaemon(t)
+	shots := screenshotDir(t)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.setSelect("player-white", "human")
+	p.setSelect("player-black", "human")
+	const position = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-"
+	game := uhptest.Load(t, position)
+	gs, _ := uhp.Describe(game)
+	main := gs.Moves
+	p.do(chromedp.SendKeys(chromedp.ID("load-input"), position), chromedp.Click(chromedp.ID("load-button")))
+	p.waitFor(settledJS(len(main)))
+
+	// Opened by the A key from the live game.
+	p.do(chromedp.Focus(chromedp.ID("new-game")), chromedp.KeyEvent("a"))
+	p.waitFor(`!document.getElementById('analysis').hidden`)
+	p.waitFor(`document.querySelectorAll('#analysis-pv li').length > 0`)
+	p.setSelect("analysis-lines", "3")
+	p.waitFor(linesJS(3))
+	a := p.analysis()
+	if a.GameString != position || strings.Join(a.Main, ";") != strings.Join(main, ";") || a.Current != "main 6" || len(a.Var) != 0 {
+		t.Fatalf("the analysis opens on %+v", a)
+	}
+	for i, l := range a.Lines {
+		if len(l) == 0 {
+			t.Fatalf("line %d has no move: %+v", i+1, a)
+		}
+	}
+	// The lines' first moves are distinct legal moves of the position.
+	seen := map[string]bool{}
+	for _, l := range a.Lines {
+		if _, err := uhp.ParseMove(l[0], game); err != nil || seen[l[0]] {
+			t.Errorf("lines %q: %q is no distinct legal move (%v)", a.Lines, l[0], err)
+		}
+		seen[l[0]] = true
+	}
+
+	// A line's second move clicked: the line up to it, on the board, as a
+	// variation of two moves beside the main line, in the position the
+	// rules give those moves.
+	clicked := false
+	for i, l := range a.Lines {
+		if len(l) >= 2 {
+			p.click(fmt.Sprintf(`#analysis-pv .pv-move[data-line="%d"][data-index="1"]`, i+1))
+			clicked = true
+			break
+		}
+	}
+	if !clicked {
+		t.Fatalf("no line of two moves: %+v", a.Lines)
+	}
+	p.waitFor(`(() => { const c = document.querySelector('#history [aria-current]'); return document.querySelectorAll('#history button.jump.var').length === 2 && c && c.classList.contains('var') && c.dataset.ply === '8'; })()`)
+	line := p.analysis().Var
+	want := described(t, game.Type(), append(append([]string{}, main...), line...))
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, want))
+	a = p.analysis()
+	if strings.Join(a.Main, ";") != strings.Join(main, ";") || a.Current != "var 8" {
+		t.Fatalf("after the line's moves: %+v", a)
+	}
+	checkPosition(t, p.view(), uhptest.Load(t, want))
+	p.screenshot(shots, "analysis-variation.png")
+
+	// Back to the main line: the game's position, its moves as they were,
+	// the variation still beside them.
+	p.click("#analysis-main")
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, position))
+	a = p.analysis()
+	if a.Current != "main 6" || strings.Join(a.Main, ";") != strings.Join(main, ";") || strings.Join(a.Var, ";") != strings.Join(line, ";") {
+		t.Fatalf("back on the main line: %+v", a)
+	}
+
+	// The graph, clicked at ply 2, once the game is scored.
+	p.waitFor(`document.getElementById('score-graph').dataset.done === 'true'`)
+	if a = p.analysis(); a.Graph.Plies != strconv.Itoa(len(main)) {
+		t.Fatalf("the graph shows %s plies of %d", a.Graph.Plies, len(main))
+	}
+	p.clickGraphAt(2, len(main))
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, described(t, game.Type(), main[:2])))
+	if a = p.analysis(); a.Current != "main 2" || !strings.HasPrefix(a.Position, "Move 2 of 6") {
+		t.Fatalf("the graph clicked at ply 2 shows %+v", a)
+	}
+
+	// By keys: End, ←, then 1 plays line 1's first move, M comes back.
+	p.do(chromedp.Focus(chromedp.ID("analysis-forward")), chromedp.KeyEvent(kb.End))
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, position))
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	at5 := described(t, game.Type(), main[:5])
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, at5))
+	p.waitFor(`document.querySelectorAll('#analysis-pv li').length === 3`)
+	p.do(chromedp.KeyEvent("1"))
+	p.waitFor(`(() => { const c = document.querySelector('#history [aria-current]'); return c && c.dataset.ply === '6'; })()`)
+	played := strings.Split(p.analysis().GameString, ";")[8]
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, described(t, game.Type(), append(append([]string{}, main[:5]...), played))))
+	if a = p.analysis(); (played == main[5]) != (a.Current == "main 6") {
+		t.Errorf("line 1's move %s (the game's %s) is shown as %q", played, main[5], a.Current)
+	}
+	p.do(chromedp.KeyEvent("m"))
+	want = at5
+	if played == main[5] {
+		want = position
+	}
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, want))
+	p.waitFor(linesJS(3))
+	p.screenshot(shots, "analysis-desktop.png")
+	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	p.waitFor(`document.querySelectorAll('#analysis-pv li').length === 3`)
+	p.screenshot(shots, "analysis-phone.png")
+
+	// Closing it stops its engine and shows the live game again.
+	p.do(chromedp.EmulateViewport(1280, 800))
+	p.click("#analysis-close")
+	p.waitFor(`document.getElementById('analysis').hidden && document.body.dataset.mode === 'live'`)
+	checkShows(t, p.view(), position)
+}
+
+// testAnalysisFile: the analysis board opened on a game record dropped on
+// the page, by the Analyse button of its replay: the graph fills in, and
+// the moves list marks each inaccuracy, mistake and blunder as hivebridge
+// analyze's Analyse classes them with the native searcher at the same depth.
+func testAnalysisFile(t *testing.T, browser context.Context) {
+	d := startDaemon(t)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	path, _ := filepath.Abs(realGamePath)
+	p.dropFile(path)
+	p.waitFor(`!document.getElementById('replay').hidden`)
+	p.click("#replay-analyse")
+	p.waitFor(`!document.getElementById('analysis').hidden && document.getElementById('score-graph').dataset.done === 'true'`)
+	a := p.analysis()
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := records.Read(path, data)
+	want, err := analysis.Analyse(context.Background(), translate.NewNative(), recs[0], analysis.Config{Limit: engine.Limit{Depth: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := 0
+	for _, ply := range want.Plies {
+		class := ""
+		if ply.Class == analysis.Inaccuracy || ply.Class == analysis.Mistake || ply.Class == analysis.Blunder {
+			class = string(ply.Class)
+			marked++
+		}
+		if got := a.Classes[strconv.Itoa(ply.Ply)]; got != class {
+			t.Errorf("ply %d %s is marked %q, analyze classes it %q", ply.Ply, ply.Move, got, ply.Class)
+		}
+	}
+	if marked == 0 {
+		t.Fatal("analyze marks no move of the game: the test shows nothing")
+	}
+	if a.Current != "main "+strconv.Itoa(len(want.Plies)) {
+		t.Errorf("the analysis of the file opens at %q", a.Current)
+	}
+	t.Logf("%d of %d moves marked, as analyze marks them", marked, len(want.Plies))
+}
+
+// realGamePath is a BoardSpace game of Base+MLP that White won in 31
+// plies (Mzinga's test asset).
+const realGamePath = "../../protocols/pgn/testdata/mzinga/HV-Abbo69-WeakBot-2018-10-28-2007.pgn"
+
+// explorerGames are the games the explorer test archives: every game of
+// Base+MLP; the Black replies to wS1 are the same move in the opening's
+// twelve orientations, so the explorer counts them as one.
+const explorerGames = `[GameType "Base+MLP"]
+[White "a"]
+[Black "b"]
+[Result "WhiteWins"]
+
+1. wS1
+2. bS1 wS1-
+3. wQ -wS1
+
+[GameType "Base+MLP"]
+[White "c"]
+[Black "d"]
+[Result "BlackWins"]
+
+1. wS1
+2. bS1 -wS1
+3. wQ wS1-
+
+[GameType "Base+MLP"]
+[White "e"]
+[Black "f"]
+[Result "Draw"]
+
+1. wS1
+2. bG1 wS1/
+
+[GameType "Base+MLP"]
+[White "g"]
+[Black "h"]
+[Result "WhiteWins"]
+
+1. wL
+2. bS1 wL-
+
+[GameType "Base+MLP"]
+[White "i"]
+[Black "j"]
+[Result "WhiteWins"]
+
+1. wS1
+2. bS1 \wS1
+`
+
+// explorerRow is a row of the explorer's table.
+type explorerRow struct {
+	Move, Games, WDL, Score, From string
+	IDs                           []string
+}
+
+const explorerJS = `[...document.querySelectorAll('#explorer-table tbody tr')].map((tr) => ({
+  Move: tr.dataset.move, Games: tr.children[1].textContent, WDL: tr.querySelector('.wdl').getAttribute('aria-label'),
+  Score: tr.querySelector('.explorer-score').textContent, From: tr.querySelector('.explorer-score').dataset.from || '', IDs: [...tr.querySelectorAll('.explorer-game')].map((b) => b.dataset.id) }))`
+
+// testAnalysisExplorer: an archive of the five games above (imported by
+// games import). An archived game replayed and analysed, taken to its
+// start: the explorer lists wS1 (4 games: White won 2, drawn 1, Black won
+// 1) and wL (1, White won); wS1 clicked in it plays it; after it, the
+// explorer has Black's Spider beside it in three orientations counted as
+// one move of 3 games and the Grasshopper of 1; the engine's score is
+// beside a move when the move is among its lines; a game of the Spider's,
+// clicked, is replayed. Keyboard only: Tab reaches the explorer's buttons.
+func testAnalysisExplorer(t *testing.T, browser context.Context) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "games.db")
+	file := filepath.Join(dir, "games.pgn")
+	if err := os.WriteFile(file, []byte(explorerGames), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := NewCmdRoot()
+	root.SetArgs([]string{"games", "import", "--db", db, file})
+	root.SetOut(&strings.Builder{})
+	root.SetErr(&strings.Builder{})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("games import: %v", err)
+	}
+	d := startDaemon(t, "--db", db)
+	shots := screenshotDir(t)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.click("#games-open")
+	p.waitFor(gamesLoadedJS + ` && document.querySelectorAll('#games-table tbody tr').length === 5`)
+	p.click(`#games-table tbody tr:first-child button.replay-game`)
+	p.waitFor(`!document.getElementById('replay').hidden`)
+	p.click("#replay-analyse")
+	p.waitFor(`!document.getElementById('analysis').hidden`)
+	p.do(chromedp.Focus(chromedp.ID("analysis-back")), chromedp.KeyEvent(kb.Home))
+	p.waitFor(`document.getElementById('explorer-table').dataset.position === 'Base+MLP;NotStarted;White[1]'`)
+	var rows []explorerRow
+	p.eval(explorerJS, &rows)
+	if len(rows) != 2 || rows[0].Move != "wS1" || rows[0].Games != "4" || rows[0].WDL != "White won 2, drawn 1, Black won 1" ||
+		rows[1].Move != "wL" || rows[1].Games != "1" || rows[1].WDL != "White won 1, drawn 0, Black won 0" {
+		t.Fatalf("the explorer at the start lists %+v", rows)
+	}
+	p.click(`#explorer-table tr[data-move="wS1"] .explorer-move`)
+	p.waitFor(`document.getElementById('explorer-table').dataset.position === 'Base+MLP;InProgress;Black[1];wS1'`)
+	p.eval(explorerJS, &rows)
+	if len(rows) != 2 || !strings.HasPrefix(rows[0].Move, "bS1 ") || rows[0].Games != "3" || rows[0].WDL != "White won 2, drawn 0, Black won 1" ||
+		!strings.HasPrefix(rows[1].Move, "bG1 ") || rows[1].Games != "1" || len(rows[0].IDs) != 3 {
+		t.Fatalf("the explorer after wS1 lists %+v", rows)
+	}
+	// The engine's score beside each move: its line's where the board's
+	// engine has the move among its five lines, else the daemon's search
+	// of the move (GET /explorer?depth=2, asked here too).
+	p.setSelect("analysis-lines", "5")
+	p.waitFor(linesJS(5))
+	a := p.analysis()
+	p.eval(explorerJS, &rows)
+	var answer struct {
+		Moves []struct {
+			Move  string
+			Score *float64
+		}
+	}
+	getJSON(t, "http://"+d.httpAddr+"/explorer?position="+url.QueryEscape(described(t, core.AllExpansions, []string{"wS1"}))+"&depth=2", &answer)
+	for _, r := range rows {
+		want, from := "", "search"
+		for i, l := range a.Lines {
+			if l[0] == r.Move {
+				want, from = a.Scores[i], "line"
+			}
+		}
+		for _, m := range answer.Moves {
+			if m.Move == r.Move && want == "" && m.Score != nil {
+				want = strconv.FormatFloat(*m.Score, 'f', 2, 64)
+				if *m.Score > 0 {
+					want = "+" + want
+				}
+			}
+		}
+		if r.Score != want || r.From != from {
+			t.Errorf("explorer's %s scored %q from its %s, want %q from its %s (lines %q %q)", r.Move, r.Score, r.From, want, from, a.Lines, a.Scores)
+		}
+	}
+	p.screenshot(shots, "explorer-desktop.png")
+	p.elementShot(shots, "explorer-desktop-panel.png", "#explorer")
+	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	p.screenshot(shots, "explorer-phone.png")
+	p.elementShot(shots, "explorer-phone-panel.png", "#explorer")
+	p.do(chromedp.EmulateViewport(1280, 800))
+
+	// A game of Black's Spider, by keyboard: Tab to its button, Enter.
+	id := rows[0].IDs[0]
+	p.tabTo(fmt.Sprintf(`#explorer-table .explorer-game[data-id="%s"]`, id))
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(fmt.Sprintf(`!document.getElementById('replay').hidden && document.getElementById('analysis').hidden && document.getElementById('replay-title').textContent.includes('game %s:')`, id))
+}
+
+// getJSON decodes the answer of a GET.
+func getJSON(t *testing.T, address string, out any) {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %s", address, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		t.Fatalf("GET %s: %v", address, err)
+	}
+}
+
+// elementShot saves a PNG of the element selector shows, scrolled into
+// view.
+func (p *page) elementShot(dir, name, selector string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
+	defer cancel()
+	buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(selector)))
+	if err != nil {
+		p.t.Fatalf("screenshot of %s: %v", selector, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
