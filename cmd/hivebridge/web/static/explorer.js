@@ -139,6 +139,7 @@ export function renderScores() {
     } else if (m.score !== undefined) {
       score.textContent = formatScore(m.score);
       score.dataset.from = 'search';
+      score.dataset.search = String(m.score); // the daemon's answer, as it came
       score.title = `The engine's score for ${side}, the side to move: a search ${DEPTH} plies deep of the position it leads to`;
     } else {
       score.textContent = '–';
