@@ -183,10 +183,8 @@ func (k *Keeper) Pending() int {
 func (k *Keeper) Close() {
 	if h, ok := k.store.(hurrier); ok {
 		// Nobody is left to settle the last writes: the writer need
-		// not gather others for them.
-		release := h.hurry()
-		k.writing.Wait()
-		release()
+		// not gather others for them, nor for the backlog's.
+		defer h.hurry()()
 	}
 	k.writing.Wait()
 	close(k.stop)
