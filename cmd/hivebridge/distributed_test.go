@@ -159,28 +159,41 @@ func TestDistributedMatchKilledWorker(t *testing.T) {
 	victim := worker("victim")
 	others := []*proc{worker("w1"), worker("w2")}
 	// Killed once the first game of a pair is over and the second is in
-	// the archive, in play (a game here takes 20 plies or more, each some
-	// milliseconds): the pair is the victim's, played half, not reported.
-	m := victim.await(t, regexp.MustCompile(`^test \d+ pair (\d+): game (\d*[02468]) `), 30*time.Second)
-	killed, _ := strconv.Atoi(m[1])
-	var inPlay int64 // the victim's second game, in the archive's own tables
-	waitForState(t, 10*time.Second, "the victim's second game to be archived", func() (bool, string) {
-		err := conn.QueryRow(ctx, `SELECT g.id FROM games g JOIN owners o ON o.id = g.owner
-			WHERE o.pid = $1 AND g.status = 'playing'`, victim.cmd.Process.Pid).Scan(&inPlay)
-		return err == nil, fmt.Sprint(err)
-	})
-	victim.kill(t)
+	// the archive, in play: the pair is the victim's, played half, not
+	// reported. A game here takes tens of milliseconds, so the victim is
+	// first stopped (SIGSTOP) and the pair looked at while it cannot move;
+	// where its second game had already ended, or had not reached the
+	// archive, it goes on (SIGCONT) to its next pair.
 	var (
+		killed        int
+		inPlay        int64 // the victim's second game, in the archive's own tables
 		state, holder string
 		claims        int
 	)
-	if err := conn.QueryRow(ctx, `SELECT state, worker, claims FROM match_pairs WHERE test = $1 AND pair = $2`, id, killed).
-		Scan(&state, &holder, &claims); err != nil {
-		t.Fatal(err)
+	for attempt := 1; ; attempt++ {
+		m := victim.await(t, regexp.MustCompile(`^test \d+ pair (\d+): game (\d*[02468]) `), 30*time.Second)
+		killed, _ = strconv.Atoi(m[1])
+		waitForState(t, 10*time.Second, "the victim's next game to be archived", func() (bool, string) {
+			err := conn.QueryRow(ctx, `SELECT g.id FROM games g JOIN owners o ON o.id = g.owner
+				WHERE o.pid = $1 AND g.status = 'playing'`, victim.cmd.Process.Pid).Scan(&inPlay)
+			return err == nil, fmt.Sprint(err)
+		})
+		victim.cmd.Process.Signal(syscall.SIGSTOP)
+		if err := conn.QueryRow(ctx, `SELECT state, worker, claims FROM match_pairs WHERE test = $1 AND pair = $2`, id, killed).
+			Scan(&state, &holder, &claims); err != nil {
+			t.Fatal(err)
+		}
+		err := conn.QueryRow(ctx, `SELECT g.id FROM games g JOIN owners o ON o.id = g.owner
+			WHERE o.pid = $1 AND g.status = 'playing'`, victim.cmd.Process.Pid).Scan(&inPlay)
+		if state == "leased" && holder == "victim" && err == nil {
+			break
+		}
+		if attempt == 4 {
+			t.Fatalf("pair %d with the victim stopped: %s by %q, its game in play: %v; want it leased by the victim, half played", killed, state, holder, err)
+		}
+		victim.cmd.Process.Signal(syscall.SIGCONT)
 	}
-	if state != "leased" || holder != "victim" {
-		t.Fatalf("pair %d after the victim's death: %s by %q; want it leased by the victim, half played", killed, state, holder)
-	}
+	victim.kill(t)
 
 	coordinator.exit(t, 60*time.Second, 0)
 	for _, w := range others {
