@@ -334,12 +334,7 @@ func testArrowsReachEveryDestination(t *testing.T, browser context.Context) {
 		for _, dest := range dests {
 			p.arrowTo(graph, "dest:"+dest)
 		}
-		var text string
-		for _, dest := range dests {
-			if dm, err := uhp.ParseMove(dest, g); err == nil && dm == m {
-				text = dest
-			}
-		}
+		text := destinationOf(g, dests, m)
 		p.arrowTo(graph, "dest:"+text)
 		p.do(chromedp.KeyEvent(kb.Enter))
 		p.waitFor(settledJS(g.Ply() + 1))
@@ -430,13 +425,7 @@ func testFocusAfterCoveringReply(t *testing.T, browser context.Context) {
 	p.waitFor(settledJS(g.Ply()))
 	dests := p.selectByKeyboard(g, m.Piece(), validMoves(t, d.uhpAddr, everyKind, g))
 	graph := p.arrowGraph()
-	want := uhp.FormatMove(m, g)
-	for _, dest := range dests {
-		if dm, err := uhp.ParseMove(dest, g); err == nil && dm == m {
-			want = dest
-		}
-	}
-	p.arrowTo(graph, "dest:"+want)
+	p.arrowTo(graph, "dest:"+destinationOf(g, dests, m))
 	p.do(chromedp.KeyEvent(kb.Enter))
 	p.waitFor(settledJS(g.Ply() + 2))
 	v := p.view()
@@ -697,4 +686,16 @@ func (p *page) tap(selector string) {
 			p.t.Fatalf("tapping %s: %v", selector, err)
 		}
 	}
+}
+
+// destinationOf returns the destination, among those the page highlights
+// (dests, as it spells them), that plays m in g; m's canonical spelling
+// when none does, which no arrow then reaches.
+func destinationOf(g *core.Game, dests []string, m core.Move) string {
+	for _, dest := range dests {
+		if dm, err := uhp.ParseMove(dest, g); err == nil && dm == m {
+			return dest
+		}
+	}
+	return uhp.FormatMove(m, g)
 }
