@@ -23,8 +23,9 @@ import (
 // default, HIVEBRIDGE_EXPLORER_GAMES to change), and the explorer's query
 // timed over positions of every popularity. HIVEBRIDGE_EXPLORER_DB names
 // the archive: a SQLite file, built if it holds no game and kept for the
-// next run, or "postgres" for a server of the benchmark's own (built each
-// run). Without it the benchmark is skipped:
+// next run; "postgres" for a server of the benchmark's own (built each
+// run); or a postgres:// URL, a database built if it holds no game and kept
+// like the file. Without it the benchmark is skipped:
 //
 //	HIVEBRIDGE_EXPLORER_DB=/tmp/explorer.db go test -run '^$' -bench Explorer -benchtime 1x ./translate/archive
 
@@ -159,10 +160,12 @@ func BenchmarkExplorer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if db == "postgres" {
+	switch {
+	case db == "postgres":
 		db = pgtest.Start(b).URL
-	} else if !filepath.IsAbs(db) {
-		b.Fatal("HIVEBRIDGE_EXPLORER_DB: want an absolute path or postgres")
+	case strings.HasPrefix(db, "postgres://"), filepath.IsAbs(db):
+	default:
+		b.Fatal("HIVEBRIDGE_EXPLORER_DB: want an absolute path, postgres or a postgres:// URL")
 	}
 	ctx := context.Background()
 	s, err := Open(ctx, db, "import")
