@@ -35,7 +35,7 @@ func benchmarkMove(b *testing.B, db string) {
 	b.RunParallel(func(pb *testing.PB) {
 		r := k.Begin("bench", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
 		for i := 0; pb.Next(); i++ {
-			r.Played("wA"+strconv.Itoa(i), Viewer, "Base;InProgress;Black[1];wA1")
+			r.Played("wA"+strconv.Itoa(i), Viewer)
 		}
 		r.Ended(End{How: "disconnect", At: time.Now()}, "Base;InProgress;Black[1];wA1")
 	})
@@ -96,7 +96,7 @@ func benchmarkWriter(b *testing.B, db string, games int) {
 					r = k.Begin("bench", "Base", benchGameString(moves), nil, Viewer, Players{})
 				}
 				moves = append(moves, "wA"+strconv.Itoa(i))
-				r.Played(moves[len(moves)-1], Viewer, benchGameString(moves))
+				r.Played(moves[len(moves)-1], Viewer)
 				r.Settle()
 			}
 			if r != nil {

@@ -58,7 +58,7 @@ func TestKeeperSQLiteFull(t *testing.T) {
 				for ply := range plies {
 					// Moves long enough to fill pages quickly.
 					moves = append(moves, fmt.Sprintf("wA%d-%s", ply, strings.Repeat("x", 40)))
-					r.Played(moves[ply], Viewer, "Base;InProgress;White[1];"+strings.Join(moves, ";"))
+					r.Played(moves[ply], Viewer)
 					r.Settle() // as a session does before its next command
 				}
 				r.Ended(End{How: "disconnect"}, "Base;InProgress;White[1];"+strings.Join(moves, ";"))

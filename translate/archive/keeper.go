@@ -294,14 +294,20 @@ type Players struct{ White, Black string }
 // its end). Settle waits for them, so that what a session answers after a
 // move proves the move kept.
 type Recorder struct {
-	k          *Keeper
-	end        *End // once ended
-	start      Start
-	players    Players
-	id         int64 // 0 until the archive holds the game
-	moves      []Move
-	archived   int // moves[:archived] are in the archive as they are now
+	k        *Keeper
+	end      *End // once ended
+	start    Start
+	players  Players
+	id       int64 // 0 until the archive holds the game
+	moves    []Move
+	archived int // moves[:archived] are in the archive as they are now
+	// gameString is the game's GameString as of moves[:stringAt]: a
+	// move played adds to it only when a write needs it (gameStringNow),
+	// since most writes are a move's alone (Change.Append), which takes
+	// none, and making one at every move was most of what the archive
+	// allocated for a session.
 	gameString string
+	stringAt   int
 	stale      bool // the game's row differs from the archive's
 	// synced says the archive holds moves[:archived] and no other (the
 	// last write succeeded, and nothing was taken back since): the next
@@ -331,7 +337,7 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 	key := make([]byte, 16)
 	binary.BigEndian.PutUint64(key, uint64(now.UnixNano()))
 	rand.Read(key[8:])
-	r := &Recorder{k: k, players: players, gameString: gameString, stale: true,
+	r := &Recorder{k: k, players: players, gameString: gameString, stringAt: len(moves), stale: true,
 		start: Start{Key: hex.EncodeToString(key), Source: source, GameType: gameType, Started: now}}
 	for i, text := range moves {
 		r.moves = append(r.moves, Move{Ply: i, Text: text, By: by, At: now})
@@ -411,13 +417,15 @@ func (r *Recorder) ID() int64 {
 	return r.id
 }
 
-// Played records a move and the GameString after it. A move past
+// Played records a move, spelled as the game's GameString spells it: the
+// GameString after it is the one before with the move added and the turn
+// moved on (gameStringAfter); a move that ends the game is followed by
+// Ended, which gives the GameString with the result. A move past
 // MaxPlies, or of a game the archive refused, is not written (it is
 // counted as not archived when the game ends).
-func (r *Recorder) Played(text, by, gameString string) {
+func (r *Recorder) Played(text, by string) {
 	r.Settle()
 	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: time.Now()})
-	r.gameString = gameString
 	if len(r.moves) > MaxPlies || r.refused != nil {
 		return
 	}
@@ -431,7 +439,7 @@ func (r *Recorder) Undone(n int, gameString string) {
 	n = min(n, len(r.moves))
 	r.moves = r.moves[:len(r.moves)-n]
 	r.archived = min(r.archived, len(r.moves))
-	r.gameString = gameString
+	r.gameString, r.stringAt = gameString, len(r.moves)
 	r.synced = false
 	if r.refused != nil {
 		return
@@ -458,7 +466,7 @@ func (r *Recorder) Ended(end End, gameString string) {
 		if under != nil {
 			<-under
 		}
-		r.gameString, r.stale, r.end = gameString, true, &end
+		r.gameString, r.stringAt, r.stale, r.end = gameString, len(r.moves), true, &end
 	}, true)
 }
 
@@ -529,10 +537,27 @@ func (r *Recorder) names() (white, black string) {
 // game goes on, and its GameString is the row's with the moves after it
 // added, as readers make it.
 func (r *Recorder) appends(end *End, kept int) bool {
-	if !r.synced || end != nil || r.rowPlies > kept {
+	if !r.synced || end != nil || r.rowPlies > r.stringAt || kept != len(r.moves) {
 		return false
 	}
-	return isGameStringAfter(r.gameString, r.row, r.moves[r.rowPlies:kept])
+	// The moves after stringAt are added alike to the GameString and
+	// to the row's, so they agree if they agree before them.
+	return isGameStringAfter(r.gameString, r.row, r.moves[r.rowPlies:r.stringAt])
+}
+
+// gameStringNow returns the game's GameString: the one given last, with
+// the moves played since added.
+func (r *Recorder) gameStringNow() string {
+	if r.stringAt < len(r.moves) {
+		texts := make([]string, 0, len(r.moves)-r.stringAt)
+		for _, m := range r.moves[r.stringAt:] {
+			texts = append(texts, m.Text)
+		}
+		if gs, ok := gameStringAfter(r.gameString, texts); ok {
+			r.gameString, r.stringAt = gs, len(r.moves)
+		}
+	}
+	return r.gameString
 }
 
 // flush brings the archive up to date (its first MaxPlies moves), and
@@ -550,21 +575,21 @@ func (r *Recorder) flush(end *End) bool {
 	cause, err := r.k.try(func(ctx context.Context) error {
 		if r.id == 0 {
 			st := r.start
-			st.White, st.Black, st.GameString, st.Moves = white, black, r.gameString, r.moves[:kept]
+			st.White, st.Black, st.GameString, st.Moves = white, black, r.gameStringNow(), r.moves[:kept]
 			id, err := r.k.store.Start(ctx, st)
 			if err != nil {
 				return err
 			}
 			r.k.cfg.OnStart(id)
 			r.id, r.archived, r.synced = id, kept, true
-			r.named, r.row, r.rowPlies = Players{white, black}, r.gameString, kept
+			r.named, r.row, r.rowPlies = Players{white, black}, st.GameString, kept
 			if end == nil {
 				return nil
 			}
 		}
 		c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, kept)}
 		if !c.Append {
-			c.GameString, c.End = r.gameString, end
+			c.GameString, c.End = r.gameStringNow(), end
 		}
 		if r.named != (Players{white, black}) {
 			c.White, c.Black = white, black
@@ -577,7 +602,7 @@ func (r *Recorder) flush(end *End) bool {
 		}
 		r.synced, r.named = true, Players{white, black}
 		if !c.Append {
-			r.row, r.rowPlies = r.gameString, kept
+			r.row, r.rowPlies = c.GameString, kept
 		}
 		return nil
 	})

@@ -55,13 +55,13 @@ func TestKeeper(t *testing.T) {
 
 	// A viewer's session: the players follow the moves.
 	r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, "", Players{})
-	r.Played("wS1", "native", "Base;InProgress;Black[1];wS1")
-	r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-")
+	r.Played("wS1", "native")
+	r.Played("bS1 wS1-", Viewer)
 	r.Settle()
 	// The database goes: the session plays on, the keeper says so.
 	store.down.Store(true)
-	r.Played("wQ -wS1", "native", "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
-	r.Played("bQ bS1-", Viewer, "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+	r.Played("wQ -wS1", "native")
+	r.Played("bQ bS1-", Viewer)
 	if err := k.Health(ctx); err == nil {
 		t.Error("Health while the database is down: nil")
 	}
@@ -74,7 +74,7 @@ func TestKeeper(t *testing.T) {
 	r.Settle() // the last write tried while down has failed by now
 	waitFor(t, 5*time.Second, "the pause after the failed writes to end", func() bool { return !k.paused() })
 	r.Undone(1, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
-	r.Played("bG1 bS1-", "native", "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
+	r.Played("bG1 bS1-", "native")
 	r.Ended(End{Result: "WhiteWins", How: "forfeit", Reason: "Black forfeited"}, "Base;WhiteWins;White[3];wS1;bS1 wS1-;wQ -wS1;bG1 bS1-")
 	if err := k.Health(ctx); err != nil {
 		t.Errorf("Health once back: %v", err)
@@ -100,7 +100,7 @@ func TestKeeper(t *testing.T) {
 	held := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
 	held.Settle()
 	store.down.Store(true)
-	held.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	held.Played("wA1", Viewer)
 	held.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
 	held.Settle()
 	if k.Pending() != 1 {
@@ -115,13 +115,13 @@ func TestKeeper(t *testing.T) {
 	// Games the keeper still holds when it closes are lost: the moves
 	// archived stay, the rest are reported.
 	kept := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
-	kept.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	kept.Played("wA1", Viewer)
 	kept.Settle()
 	store.down.Store(true)
-	kept.Played("bA1 wA1-", "native", "Base;InProgress;White[2];wA1;bA1 wA1-")
+	kept.Played("bA1 wA1-", "native")
 	kept.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wA1;bA1 wA1-")
 	never := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
-	never.Played("wA1", Viewer, "Base;InProgress;Black[1];wA1")
+	never.Played("wA1", Viewer)
 	never.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wA1")
 	kept.Settle()
 	never.Settle()
@@ -136,6 +136,43 @@ func TestKeeper(t *testing.T) {
 
 // TestKeeperStartOnce: a start whose commit the keeper never heard of is
 // not archived twice when it is tried again.
+// TestRecorderGameString checks the GameString a recorder writes when a
+// write is more than a move's (here, the one that catches up after the
+// database was down): the one it was given last with the moves played
+// since, which the recorder makes only then.
+func TestRecorderGameString(t *testing.T) {
+	store := &flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
+	k := NewKeeper(store, KeeperConfig{Pause: 20 * time.Millisecond, Backoff: time.Millisecond})
+	ctx := context.Background()
+	r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, "", Players{})
+	r.Played("wS1", "native")
+	r.Settle()
+	store.down.Store(true)
+	r.Played("bS1 wS1-", Viewer)
+	r.Played("wQ -wS1", "native")
+	store.down.Store(false)
+	r.Settle()
+	waitFor(t, 5*time.Second, "the pause after the failed writes to end", func() bool { return !k.paused() })
+	r.Played("bQ bS1-", Viewer)
+	r.Settle()
+	g, err := store.Get(ctx, r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
+	if g.GameString != want || g.Plies != 4 || len(g.Moves) != 4 {
+		t.Errorf("archived %q, %d plies, %d moves; want %q, 4, 4", g.GameString, g.Plies, len(g.Moves), want)
+	}
+	var row string
+	if err := store.Store.(*sqlStore).read.QueryRowContext(ctx, `SELECT game_string FROM games WHERE id = ?`, r.ID()).Scan(&row); err != nil {
+		t.Fatal(err)
+	}
+	if row != want {
+		t.Errorf("the row holds %q, want %q", row, want)
+	}
+	k.Close()
+}
+
 func TestKeeperStartOnce(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve")
 	ctx := context.Background()
@@ -196,11 +233,11 @@ func TestRecorderDoesNotWait(t *testing.T) {
 		return done
 	}
 	select {
-	case <-returned(func() { r.Played("wS1", Viewer, "Base;InProgress;Black[1];wS1") }):
+	case <-returned(func() { r.Played("wS1", Viewer) }):
 	case <-time.After(10 * time.Second):
 		t.Fatal("Played waited for its write")
 	}
-	second := returned(func() { r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-") })
+	second := returned(func() { r.Played("bS1 wS1-", Viewer) })
 	select {
 	case <-second:
 		t.Fatal("the next move was recorded before the previous one's write ended")
@@ -227,7 +264,7 @@ func TestRecorderDoesNotWait(t *testing.T) {
 	}
 	// The end of a game does not wait for the move before it: the move
 	// that ends a game is answered with both writes under way.
-	r.Played("wQ -wS1", Viewer, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	r.Played("wQ -wS1", Viewer)
 	select {
 	case <-returned(func() { r.Ended(End{How: "disconnect"}, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1") }):
 	case <-time.After(10 * time.Second):
@@ -267,7 +304,7 @@ func TestKeeperOnStart(t *testing.T) {
 	defer k.Close()
 	for i := range 3 {
 		r := k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wA1", []string{"wA1"}, Viewer, Players{})
-		r.Played("bA1 wA1-", Viewer, "Base;InProgress;White[2];wA1;bA1 wA1-")
+		r.Played("bA1 wA1-", Viewer)
 		r.Ended(End{Result: "Draw", How: "state"}, "Base;Draw;White[2];wA1;bA1 wA1-")
 		id := r.ID()
 		mu.Lock()

@@ -228,7 +228,7 @@ func TestSettleHurriesTheWriter(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		r.Settle()
-		r.Played("bS1 wS1-", Viewer, "Base;InProgress;White[2];wS1;bS1 wS1-")
+		r.Played("bS1 wS1-", Viewer)
 		r.Settle()
 		close(done)
 	}()

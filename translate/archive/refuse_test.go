@@ -235,9 +235,9 @@ func TestKeeperDropsRefusedWrite(t *testing.T) {
 			}})
 		bad := k.Begin("uhp-tcp", "Base", "Base;NotStarted;White[1]", nil, "", Players{White: Viewer, Black: "native"})
 		good := k.Begin("uhp-tcp", "Base", "Base;NotStarted;White[1]", nil, "", Players{White: Viewer, Black: "native"})
-		bad.Played("wS1", Viewer, "Base;InProgress;Black[1];wS1")
-		good.Played("wS1", Viewer, "Base;InProgress;Black[1];wS1")
-		bad.Played("poison", "native", "Base;InProgress;White[2];wS1;poison")
+		bad.Played("wS1", Viewer)
+		good.Played("wS1", Viewer)
+		bad.Played("poison", "native")
 		bad.Settle()
 		if err := k.Health(ctx); err != nil {
 			t.Errorf("Health after a refused write: %v, want nil", err)
@@ -245,12 +245,12 @@ func TestKeeperDropsRefusedWrite(t *testing.T) {
 		if k.paused() {
 			t.Error("the keeper paused its writes after a refused write")
 		}
-		good.Played("bS1 wS1-", "native", "Base;InProgress;White[2];wS1;bS1 wS1-")
+		good.Played("bS1 wS1-", "native")
 		good.Settle()
 		if g, err := store.Get(ctx, good.ID()); err != nil || g.Plies != 2 {
 			t.Errorf("the other game after the refused write: %+v %v, want its 2 plies archived", g, err)
 		}
-		bad.Played("wQ -wS1", Viewer, "Base;InProgress;Black[2];wS1;poison;wQ -wS1")
+		bad.Played("wQ -wS1", Viewer)
 		bad.Ended(End{How: "forfeit", Reason: "Black forfeited"}, "Base;WhiteWins;Black[2];wS1;poison;wQ -wS1")
 		good.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wS1;bS1 wS1-")
 		bad.Settle()
@@ -295,7 +295,7 @@ func TestLongGameIsCut(t *testing.T) {
 		gs := func(n int) string { return "Base;InProgress;" + turnAfter(n) + ";" + strings.Join(moves[:n], ";") }
 		long := strings.Repeat("é", MaxText+100)
 		r := k.Begin("uhp-tcp", "Base", gs(MaxPlies+9), moves[:MaxPlies+9], Viewer, Players{White: long, Black: "native"})
-		r.Played(moves[MaxPlies+9], "native", gs(MaxPlies+10))
+		r.Played(moves[MaxPlies+9], "native")
 		r.Ended(End{Result: "Draw", How: "forfeit", Reason: long}, gs(MaxPlies+10))
 		r.Settle()
 		k.Close()

@@ -156,7 +156,7 @@ func (gs *gameState) follow(ctx context.Context, entries []hivegame.HistoryMove)
 			gs.inStep = false // given the whole game at its next search
 		}
 		if gs.rec != nil {
-			gs.rec.Played(text, by, gs.gameString())
+			gs.rec.Played(text, by)
 		}
 	}
 	return nil

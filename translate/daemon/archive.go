@@ -211,7 +211,7 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 			g.rec = g.s.archive.keeper.Begin(g.source, gameType, b.Game.String(), b.Game.Moves, archive.Viewer, players)
 		}
 		if g.rec != nil {
-			g.rec.Played(ev.Move, g.name(ev.By), ev.Game.String())
+			g.rec.Played(ev.Move, g.name(ev.By))
 		}
 	case uhp.MovesUndone:
 		if g.rec != nil {

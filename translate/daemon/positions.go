@@ -118,7 +118,7 @@ func (l *positionLog) played(t core.GameType, moves []string, from int, by strin
 		l.rec = l.keeper.Begin(l.source, uhp.FormatGameType(t), l.gameString(t, moves), moves[from:], by, archive.Players{})
 	} else {
 		for i := from; i < len(moves); i++ {
-			l.rec.Played(moves[i], by, l.gameString(t, moves[:i+1]))
+			l.rec.Played(moves[i], by)
 		}
 	}
 	l.moves = append(l.moves, moves[from:]...)

@@ -50,7 +50,7 @@ func (a gameArchive) played(g *core.Game, c core.Color) {
 		return
 	}
 	gs, _ := uhp.Describe(g) // the game was described at its start: it has a GameString
-	a.rec.Played(gs.Moves[len(gs.Moves)-1], a.names[c], gs.String())
+	a.rec.Played(gs.Moves[len(gs.Moves)-1], a.names[c])
 }
 
 // ended records the verdict: InProgress for a game the match stopped.
