@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,6 +40,7 @@ func TestBrowserAnalysis(t *testing.T) {
 		{"Live", testAnalysisLive},
 		{"File", testAnalysisFile},
 		{"Explorer", testAnalysisExplorer},
+		{"TwoTabs", testAnalysisTwoTabs},
 	} {
 		t.Run(bt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(browser, time.Minute)
@@ -287,6 +289,61 @@ func testAnalysisFile(t *testing.T, browser context.Context) {
 		t.Errorf("the analysis of the file opens at %q", a.Current)
 	}
 	t.Logf("%d of %d moves marked, as analyze marks them", marked, len(want.Plies))
+}
+
+// testAnalysisTwoTabs: two tabs of one browser (one address to the
+// daemon) each analyse a game, and each scores it whole: each tab sends
+// POST /analysis with an id of its own, which it keeps from one analysis
+// to the next (the daemon cancels a client's analysis when the same
+// client asks again, and tells clients apart by address and id).
+func testAnalysisTwoTabs(t *testing.T, browser context.Context) {
+	d := startDaemon(t)
+	const position = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ-"
+	ids := map[string]bool{}
+	var tabs []*page
+	var logs []*netLog
+	for range 2 {
+		p := openPage(t, browser, "http://"+d.httpAddr+"/")
+		p.setSelect("player-white", "human")
+		p.setSelect("player-black", "human")
+		p.do(chromedp.SendKeys(chromedp.ID("load-input"), position), chromedp.Click(chromedp.ID("load-button")))
+		p.waitFor(settledJS(6))
+		tabs, logs = append(tabs, p), append(logs, p.recordNetwork())
+	}
+	// Both open the analysis, one right after the other, and twice.
+	for round := range 2 {
+		for _, p := range tabs {
+			p.do(chromedp.Focus(chromedp.ID("new-game")), chromedp.KeyEvent("a"))
+		}
+		for i, p := range tabs {
+			p.waitFor(`document.getElementById('score-graph').dataset.done === 'true' || /could not be scored/.test(document.getElementById('graph-status').textContent)`)
+			var status string
+			p.eval(`document.getElementById('graph-status').textContent`, &status)
+			if !strings.HasPrefix(status, "Scored by ") {
+				t.Errorf("round %d, tab %d: %q", round+1, i+1, status)
+			}
+			p.click("#analysis-close")
+			p.waitFor(`document.getElementById('analysis').hidden`)
+		}
+	}
+	clientID := regexp.MustCompile(`^[0-9a-f]{24}$`)
+	for i, l := range logs {
+		requests, _ := l.snapshot()
+		var sent []string
+		for _, r := range requests {
+			u, err := url.Parse(r.URL)
+			if err == nil && u.Path == "/analysis" {
+				sent = append(sent, u.Query().Get("client"))
+			}
+		}
+		if len(sent) != 2 || sent[0] != sent[1] || !clientID.MatchString(sent[0]) {
+			t.Fatalf("tab %d sent POST /analysis with the ids %q, want one id of its own, twice", i+1, sent)
+		}
+		ids[sent[0]] = true
+	}
+	if len(ids) != 2 {
+		t.Errorf("the two tabs sent one id: %v", ids)
+	}
 }
 
 // realGamePath is a BoardSpace game of Base+MLP that White won in 31

@@ -27,6 +27,14 @@ const MAX_LINES = 5;
 // ended because searching deeper changes nothing (a forced result).
 const RESTART_AFTER = 2000;
 
+// PAGE_ID is this page's own id, sent with POST /analysis (?client=): the
+// daemon runs one analysis a client, a new one cancelling the one before,
+// and tells clients apart by address and id, so that two tabs, or two
+// players behind one address, do not cancel each other's. Random, from
+// getRandomValues, which (unlike randomUUID) a page served over plain HTTP
+// from another machine has too.
+const PAGE_ID = [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
 // GLYPHS are the move classes' marks, the NAGs analyze writes: $6 ?!, $2 ?,
 // $4 ??.
 const GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -345,6 +353,7 @@ async function scoreGame() {
   const u = new URL('analysis', location.href);
   u.hash = '';
   u.search = '';
+  u.searchParams.set('client', PAGE_ID);
   let resp;
   try {
     resp = await fetch(u, { method: 'POST', body: gameStringOf(a.type, a.main.slice(1).map((n) => n.move)), headers: app.authHeaders(), signal: g.abort.signal, cache: 'no-store' });
