@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -215,7 +216,54 @@ func testAnalysisLive(t *testing.T, browser context.Context) {
 		t.Fatalf("the graph clicked at ply 2 shows %+v", a)
 	}
 
-	// By keys: End, ←, then 1 plays line 1's first move, M comes back.
+	// By keys alone from here. The graph: Tab reaches it (after the
+	// header's last button), End goes to the game's last ply, ← three
+	// times to ply 3, whose position the board shows and the graph says.
+	p.eval(`document.getElementById('tests-open').focus()`, nil)
+	p.tabTo("#score-graph")
+	p.do(chromedp.KeyEvent(kb.End))
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, position))
+	for range 3 {
+		p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	}
+	at3 := described(t, game.Type(), main[:3])
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, at3))
+	checkPosition(t, p.view(), uhptest.Load(t, at3))
+	graph := p.accessible("#score-graph")
+	var words string
+	p.eval(`document.getElementById('score-graph').getAttribute('aria-valuetext')`, &words)
+	if graph.Role != "slider" || graph.Value != "3" || !strings.HasPrefix(words, fmt.Sprintf("Move 3 of 6, White's %s: White's expected score ", main[2])) {
+		t.Errorf("the graph at ply 3 (%s) is a %q at %q saying %q", main[2], graph.Role, graph.Value, words)
+	}
+	// A line's second move, by Tab and Enter: a variation of two moves
+	// from ply 3, on the board as the rules play it; the focus stays with
+	// the lines. M goes back to the main line at ply 3, the variation kept.
+	p.waitFor(`document.querySelector('#analysis-pv .pv-move[data-index="1"]') !== null`)
+	p.tabTo(`#analysis-pv .pv-move[data-index="1"]`)
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(`(() => { const c = document.querySelector('#history [aria-current]'); return c && c.classList.contains('var') && c.dataset.ply === '5'; })()`)
+	// The moves tried, as the board's session spells them once it has
+	// checked them; the position theirs by hivebridge's rules.
+	p.waitFor(`document.getElementById('current-gamestring').value.split(';').length === 3 + 5`)
+	tried := strings.Split(p.analysis().GameString, ";")[3+3:]
+	withTried := described(t, game.Type(), append(append([]string{}, main[:3]...), tried...))
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, withTried))
+	checkPosition(t, p.view(), uhptest.Load(t, withTried))
+	var focused string
+	p.eval(`document.activeElement.id || document.activeElement.tagName`, &focused)
+	if focused != "analysis-pv" {
+		t.Errorf("after a line's move by keyboard the focus is on %s", focused)
+	}
+	p.do(chromedp.KeyEvent("m"))
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, at3))
+	checkPosition(t, p.view(), uhptest.Load(t, at3))
+	// The moves list: the main line as it was, the variation from ply 3
+	// listed before the one from ply 6.
+	if a = p.analysis(); a.Current != "main 3" || strings.Join(a.Main, ";") != strings.Join(main, ";") || strings.Join(a.Var, ";") != strings.Join(append(append([]string{}, tried...), line...), ";") {
+		t.Fatalf("back on the main line by M: %+v", a)
+	}
+
+	// End, ←, then 1 plays line 1's first move, M comes back.
 	p.do(chromedp.Focus(chromedp.ID("analysis-forward")), chromedp.KeyEvent(kb.End))
 	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, position))
 	p.do(chromedp.KeyEvent(kb.ArrowLeft))
@@ -289,6 +337,51 @@ func testAnalysisFile(t *testing.T, browser context.Context) {
 		t.Errorf("the analysis of the file opens at %q", a.Current)
 	}
 	t.Logf("%d of %d moves marked, as analyze marks them", marked, len(want.Plies))
+
+	// By keys alone on the graph: Tab to it, Home, then → to the first
+	// move analyze marks, and Page Up ten moves on: each time the board
+	// shows the record's position there, and the graph says the move, its
+	// score and its class as analyze has them (the score's percentage
+	// within one point: the daemon's pooled engine keeps a table that
+	// analyze's fresh engine has not).
+	first := 0
+	for _, ply := range want.Plies {
+		if ply.Class == analysis.Inaccuracy || ply.Class == analysis.Mistake || ply.Class == analysis.Blunder {
+			first = ply.Ply
+			break
+		}
+	}
+	p.eval(`document.getElementById('tests-open').focus()`, nil)
+	p.tabTo("#score-graph")
+	p.do(chromedp.KeyEvent(kb.Home))
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, described(t, recs[0].GameType, nil)))
+	checkPosition(t, p.view(), core.NewGame(recs[0].GameType))
+	for range first {
+		p.do(chromedp.KeyEvent(kb.ArrowRight))
+	}
+	graphSays := regexp.MustCompile(`^Move (\d+) of (\d+), (White|Black)'s (.+): White's expected score (\d+)%, (.+)$`)
+	for _, ply := range []int{first, min(first+10, len(want.Plies))} {
+		if ply != first {
+			p.do(chromedp.KeyEvent(kb.PageUp))
+		}
+		gs := described(t, recs[0].GameType, recs[0].Moves[:ply])
+		p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q`, gs))
+		checkPosition(t, p.view(), uhptest.Load(t, gs))
+		var words string
+		p.eval(`document.getElementById('score-graph').getAttribute('aria-valuetext')`, &words)
+		w := want.Plies[ply-1]
+		said := graphSays.FindStringSubmatch(words)
+		class := string(w.Class)
+		if w.Class == analysis.Best {
+			class = "the best move"
+		}
+		if said == nil || said[1] != strconv.Itoa(ply) || said[2] != strconv.Itoa(len(want.Plies)) || said[3] != w.Color || said[4] != w.Move || said[6] != class {
+			t.Errorf("the graph at ply %d says %q; analyze has %s's %s, %s", ply, words, w.Color, w.Move, w.Class)
+		} else if pct, _ := strconv.Atoi(said[5]); math.Abs(float64(pct)-100*w.Expected) > 1.5 {
+			t.Errorf("the graph at ply %d gives White %d%%; analyze %.1f%%", ply, pct, 100*w.Expected)
+		}
+	}
+	t.Logf("the graph by keys: ply %d, then %d", first, min(first+10, len(want.Plies)))
 }
 
 // testAnalysisTwoTabs: two tabs of one browser (one address to the
@@ -411,11 +504,12 @@ const explorerJS = `[...document.querySelectorAll('#explorer-table tbody tr')].m
 // testAnalysisExplorer: an archive of the five games above (imported by
 // games import). An archived game replayed and analysed, taken to its
 // start: the explorer lists wS1 (4 games: White won 2, drawn 1, Black won
-// 1) and wL (1, White won); wS1 clicked in it plays it; after it, the
-// explorer has Black's Spider beside it in three orientations counted as
-// one move of 3 games and the Grasshopper of 1; the engine's score is
-// beside a move when the move is among its lines; a game of the Spider's,
-// clicked, is replayed. Keyboard only: Tab reaches the explorer's buttons.
+// 1) and wL (1, White won); wS1 in it, by Tab and Enter, plays it and
+// leaves the focus in the explorer; after it, the explorer has Black's
+// Spider beside it in three orientations counted as one move of 3 games
+// and the Grasshopper of 1; the engine's score is beside a move when the
+// move is among its lines; a game of the Spider's, by Tab and Enter, is
+// replayed.
 func testAnalysisExplorer(t *testing.T, browser context.Context) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "games.db")
@@ -447,8 +541,16 @@ func testAnalysisExplorer(t *testing.T, browser context.Context) {
 		rows[1].Move != "wL" || rows[1].Games != "1" || rows[1].WDL != "White won 1, drawn 0, Black won 0" {
 		t.Fatalf("the explorer at the start lists %+v", rows)
 	}
-	p.click(`#explorer-table tr[data-move="wS1"] .explorer-move`)
+	// wS1 played from the table by Tab and Enter: the focus goes to the
+	// new table's first move, not to the page.
+	p.tabTo(`#explorer-table tr[data-move="wS1"] .explorer-move`)
+	p.do(chromedp.KeyEvent(kb.Enter))
 	p.waitFor(`document.getElementById('explorer-table').dataset.position === 'Base+MLP;InProgress;Black[1];wS1'`)
+	var focused string
+	p.eval(`document.activeElement.matches('#explorer-table tbody tr:first-child .explorer-move') ? 'first move' : document.activeElement.outerHTML.slice(0, 80)`, &focused)
+	if focused != "first move" {
+		t.Errorf("after a move played from the explorer by keyboard the focus is on %s", focused)
+	}
 	p.eval(explorerJS, &rows)
 	if len(rows) != 2 || !strings.HasPrefix(rows[0].Move, "bS1 ") || rows[0].Games != "3" || rows[0].WDL != "White won 2, drawn 0, Black won 1" ||
 		!strings.HasPrefix(rows[1].Move, "bG1 ") || rows[1].Games != "1" || len(rows[0].IDs) != 3 {
