@@ -42,6 +42,7 @@ func TestBrowserAnalysis(t *testing.T) {
 		{"File", testAnalysisFile},
 		{"Explorer", testAnalysisExplorer},
 		{"TwoTabs", testAnalysisTwoTabs},
+		{"Screenshot", testAnalysisScreenshot},
 	} {
 		t.Run(bt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(browser, time.Minute)
@@ -615,6 +616,112 @@ func testAnalysisExplorer(t *testing.T, browser context.Context) {
 	p.tabTo(fmt.Sprintf(`#explorer-table .explorer-game[data-id="%s"]`, id))
 	p.do(chromedp.KeyEvent(kb.Enter))
 	p.waitFor(fmt.Sprintf(`!document.getElementById('replay').hidden && document.getElementById('analysis').hidden && document.getElementById('replay-title').textContent.includes('game %s:')`, id))
+}
+
+// realGames are the real records of testdata (BoardSpace's, Mzinga's
+// and hivegame.com's), each game once: the screenshot's archive.
+var realGames = []string{
+	"../../protocols/sgf/testdata/HV-Dumbot-Kaur50-2023-01-17-0059.sgf",
+	"../../protocols/sgf/testdata/HV-Dumbot-Mormor51-2023-05-11-0957.sgf",
+	"../../protocols/sgf/testdata/HV-Quodlibet-Jewdoka-2018-10-10-0140.sgf",
+	"../../protocols/sgf/testdata/HV-aaronheit-jdokakill-2019-06-22-1750.sgf",
+	"../../protocols/sgf/testdata/HV-blue1224-Dumbot-2016-04-02-1915.sgf",
+	"../../protocols/sgf/testdata/T!HV-dube-Quodlibet-2021-12-11-1632.sgf",
+	"../../protocols/sgf/testdata/U!HV-kearf29-Dumbot-2013-04-20-0054.sgf",
+	realGamePath,
+	"../../protocols/pgn/testdata/mzinga/HV-Dumbot-guest-2018-10-31-1402.pgn",
+	"../../protocols/pgn/testdata/hivegame/THV-aenorman43-Marko60-2024-03-18-2138.pgn",
+}
+
+// testAnalysisScreenshot: the analysis board on a real game of an archive
+// of real games (realGames): Abbo69 v WeakBot, replayed from the archive
+// and analysed, shown at its last mistake or blunder before its last four
+// moves. It checks that the page shows what the screenshot is to show: the
+// board in the record's position there, three lines of the engine's, the
+// evaluation bar with a score, the graph whole with a dot for each move
+// marked (as many as the moves list marks), and the explorer's panel of
+// that position, listing the game's own next move; and that at 1280x900
+// the page fits the window. The screenshot, at 1280x900, is the README's,
+// docs/analysis.png, when HIVEBRIDGE_UPDATE_SCREENSHOT=1.
+func testAnalysisScreenshot(t *testing.T, browser context.Context) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "games.db")
+	root := NewCmdRoot()
+	root.SetArgs(append([]string{"games", "import", "--db", db}, realGames...))
+	var out strings.Builder
+	root.SetOut(&out)
+	root.SetErr(&strings.Builder{})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("games import: %v", err)
+	}
+	if !strings.Contains(out.String(), fmt.Sprintf("%d imported", len(realGames))) {
+		t.Fatalf("games import: %s", out.String())
+	}
+	data, err := os.ReadFile(realGamePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := records.Read(realGamePath, data)
+	rec := recs[0]
+
+	d := startDaemon(t, "--db", db)
+	shots := screenshotDir(t)
+	p := openPage(t, browser, "http://"+d.httpAddr+"/")
+	p.click("#games-open")
+	p.waitFor(gamesLoadedJS + fmt.Sprintf(` && document.querySelectorAll('#games-table tbody tr').length === %d`, len(realGames)))
+	var id string
+	p.eval(fmt.Sprintf(`[...document.querySelectorAll('#games-table tbody tr')].find((r) => r.querySelector('.white').textContent === %q).dataset.id`, rec.White), &id)
+	p.click(fmt.Sprintf(`#games-table tr[data-id="%s"] .replay-game`, id))
+	p.waitFor(`!document.getElementById('replay').hidden`)
+	p.click("#replay-analyse")
+	p.setSelect("analysis-lines", "3")
+	p.waitFor(`!document.getElementById('analysis').hidden && document.getElementById('score-graph').dataset.done === 'true'`)
+
+	a := p.analysis()
+	ply := 0
+	for k := 1; k <= len(rec.Moves)-4; k++ {
+		if c := a.Classes[strconv.Itoa(k)]; c == "mistake" || c == "blunder" {
+			ply = k
+		}
+	}
+	if ply == 0 {
+		t.Fatalf("no mistake nor blunder marked: %v", a.Classes)
+	}
+	p.click(fmt.Sprintf(`#history button.jump:not(.var)[data-ply="%d"]`, ply))
+	gs := described(t, rec.GameType, rec.Moves[:ply])
+	p.waitFor(fmt.Sprintf(`document.getElementById('current-gamestring').value === %q && document.getElementById('explorer-table').dataset.position === %q`, gs, gs))
+	p.waitFor(linesJS(3) + ` && document.querySelector('#explorer-table .explorer-score').dataset.from !== undefined`)
+	checkPosition(t, p.view(), uhptest.Load(t, gs))
+	var shown struct {
+		Marks, Marked, Rows int
+		Next, Eval          string
+	}
+	p.eval(`({ Marks: document.querySelectorAll('#score-graph .graph-mark').length, Marked: document.querySelectorAll('#history .nag').length,
+  Rows: document.querySelectorAll('#explorer-table tbody tr').length, Next: (document.querySelector('#explorer-table tbody tr') || {dataset: {}}).dataset.move || '',
+  Eval: document.getElementById('eval-bar').getAttribute('aria-valuetext') })`, &shown)
+	a = p.analysis()
+	if len(a.Lines) != 3 || shown.Marks == 0 || shown.Marks != shown.Marked || shown.Rows != 1 || shown.Next != rec.Moves[ply] || !strings.HasSuffix(shown.Eval, " for White") {
+		t.Fatalf("at ply %d the page shows %+v, lines %q", ply, shown, a.Lines)
+	}
+	t.Logf("ply %d of %d (%s, %s): %d moves marked, the explorer's move %s, %s", ply, len(rec.Moves), rec.Moves[ply-1], a.Classes[strconv.Itoa(ply)], shown.Marks, shown.Next, shown.Eval)
+	// At 1280x900 the analysis board fits the window, as the live game's
+	// page does (testDesktopFits): arrow keys must not scroll it.
+	p.do(chromedp.EmulateViewport(1280, 900))
+	var size struct{ ScrollHeight, InnerHeight int }
+	p.eval(`({ ScrollHeight: document.documentElement.scrollHeight, InnerHeight: innerHeight })`, &size)
+	if size.ScrollHeight > size.InnerHeight {
+		t.Errorf("at 1280x900 the analysis board is %dpx tall in a %dpx window", size.ScrollHeight, size.InnerHeight)
+	}
+	shot := p.screenshotFrom(shots, "analysis.png", "analysis-lines-card")
+	if os.Getenv("HIVEBRIDGE_UPDATE_SCREENSHOT") == "1" {
+		buf, err := os.ReadFile(shot)
+		if err == nil {
+			err = os.WriteFile(filepath.Join("..", "..", "docs", "analysis.png"), buf, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // getJSON decodes the answer of a GET.

@@ -273,14 +273,21 @@ func (p *page) click(selector string) {
 	p.do(chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
 }
 
-// screenshot saves the page as a PNG under dir and checks it is one.
+// screenshot saves the page as a PNG under dir and checks it is one: the
+// top of the page, and the side panel from the engine's report on.
 func (p *page) screenshot(dir, name string) string {
+	p.t.Helper()
+	return p.screenshotFrom(dir, name, "thinking")
+}
+
+// screenshotFrom is screenshot with the side panel scrolled to the card
+// whose id is card.
+func (p *page) screenshotFrom(dir, name, card string) string {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
 	defer cancel()
-	// The top of the page, and the side panel from the engine's report on.
-	p.eval(`(() => { window.scrollTo(0, 0); const side = document.querySelector('.side'), card = document.getElementById('thinking');
-  side.scrollTop = card.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop - 4; return 1; })()`, nil)
+	p.eval(fmt.Sprintf(`(() => { window.scrollTo(0, 0); const side = document.querySelector('.side'), card = document.getElementById(%q);
+  side.scrollTop = card.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop - 4; return 1; })()`, card), nil)
 	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
