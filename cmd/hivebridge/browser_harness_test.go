@@ -273,14 +273,21 @@ func (p *page) click(selector string) {
 	p.do(chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
 }
 
-// screenshot saves the page as a PNG under dir and checks it is one.
+// screenshot saves the page as a PNG under dir and checks it is one: the
+// top of the page, and the side panel from the engine's report on.
 func (p *page) screenshot(dir, name string) string {
+	p.t.Helper()
+	return p.screenshotFrom(dir, name, "thinking")
+}
+
+// screenshotFrom is screenshot with the side panel scrolled to the card
+// whose id is card.
+func (p *page) screenshotFrom(dir, name, card string) string {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
 	defer cancel()
-	// The top of the page, and the side panel from the engine's report on.
-	p.eval(`(() => { window.scrollTo(0, 0); const side = document.querySelector('.side'), card = document.getElementById('thinking');
-  side.scrollTop = card.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop - 4; return 1; })()`, nil)
+	p.eval(fmt.Sprintf(`(() => { window.scrollTo(0, 0); const side = document.querySelector('.side'), card = document.getElementById(%q);
+  side.scrollTop = card.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop - 4; return 1; })()`, card), nil)
 	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
@@ -685,6 +692,18 @@ func pieceWords(p core.Piece) string {
 // element selector finds: what a screen reader says for it.
 func (p *page) accessibleName(selector string) string {
 	p.t.Helper()
+	return p.accessible(selector).Name
+}
+
+// axNode is what Chromium's accessibility tree holds of an element: its
+// role, its name, and a slider's value. (Its valuetext, aria-valuetext's
+// words, the tree over CDP leaves empty: read the attribute.)
+type axNode struct{ Role, Name, Value string }
+
+// accessible reads the accessibility tree's node of the element selector
+// finds.
+func (p *page) accessible(selector string) axNode {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
 	nodes, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS(selector), chromedp.NodeReady))
@@ -696,11 +715,19 @@ func (p *page) accessibleName(selector string) string {
 	if err != nil || len(tree.Nodes) == 0 || tree.Nodes[0].Name == nil {
 		p.t.Fatalf("the accessibility tree of %s: %v", selector, err)
 	}
-	var name string
-	if err := json.Unmarshal(tree.Nodes[0].Name.Value, &name); err != nil {
-		p.t.Fatalf("the accessible name of %s: %v", selector, err)
+	node := tree.Nodes[0]
+	// text is a value's words: a string's own, a number's digits.
+	text := func(v *accessibility.Value) string {
+		if v == nil {
+			return ""
+		}
+		var s string
+		if json.Unmarshal(v.Value, &s) == nil {
+			return s
+		}
+		return string(v.Value)
 	}
-	return name
+	return axNode{Role: text(node.Role), Name: text(node.Name), Value: text(node.Value)}
 }
 
 // playBetweenPeople starts a new game of type gt on the page with a person

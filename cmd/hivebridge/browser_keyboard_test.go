@@ -39,6 +39,7 @@ func TestBrowserKeyboard(t *testing.T) {
 		{"FocusAndLastMoveDiffer", testFocusAndLastMoveDiffer},
 		{"DesktopFits", testDesktopFits},
 		{"PhoneFitsHive", testPhoneFitsHive},
+		{"PhoneHeaderFits", testPhoneHeaderFits},
 	} {
 		t.Run(bt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(browser, browserTestDeadline)
@@ -667,6 +668,106 @@ func testPhoneFitsHive(t *testing.T, browser context.Context) {
 		if played := checkShows(t, v, v.LastGameString); played.History()[g.Ply()] != m {
 			t.Errorf("%s: the taps played %q", c.name, v.History[g.Ply()])
 		}
+	}
+}
+
+// headerRow is the page's header as drawn: its box, its padding, and the
+// boxes of the items shown in it (the title, the connection's status, the
+// buttons).
+type headerRow struct {
+	Header      box
+	PadTop      float64
+	PadBottom   float64
+	Items       []box
+	Names       []string
+	ScrollWidth int
+	Width       int
+	// The connection's status: its words, whole (a screen reader reads
+	// them, a live region, however little of them is drawn), and its
+	// tooltip.
+	Status, StatusTitle string
+	// The title's width drawn, and the width its words need.
+	TitleWidth, TitleNeeds int
+}
+
+type box struct{ Left, Top, Right, Bottom float64 }
+
+const headerJS = `(() => { const r = (b) => ({ Left: b.left, Top: b.top, Right: b.right, Bottom: b.bottom });
+  const h = document.querySelector('header.top'), s = getComputedStyle(h);
+  const items = [...h.children].filter((e) => !e.hidden && getComputedStyle(e).display !== 'none');
+  return { Header: r(h.getBoundingClientRect()), PadTop: parseFloat(s.paddingTop), PadBottom: parseFloat(s.paddingBottom),
+    Items: items.map((e) => r(e.getBoundingClientRect())), Names: items.map((e) => e.id || e.tagName),
+    ScrollWidth: document.documentElement.scrollWidth, Width: document.documentElement.clientWidth,
+    Status: document.getElementById('connection').textContent, StatusTitle: document.getElementById('connection').title,
+    TitleWidth: h.querySelector('h1').clientWidth, TitleNeeds: h.querySelector('h1').scrollWidth }; })()`
+
+// checkOneRow fails unless the header holds its items in one row: each
+// within the header's width, all of them side by side (each one's span of
+// height overlapping every other's), the header no taller than its
+// tallest item and its padding, and the title whole.
+func checkOneRow(t *testing.T, where string, h headerRow) {
+	t.Helper()
+	tallest := 0.0
+	for i, a := range h.Items {
+		tallest = max(tallest, a.Bottom-a.Top)
+		if a.Left < h.Header.Left-0.5 || a.Right > h.Header.Right+0.5 {
+			t.Errorf("%s: %s (%.0f to %.0f) is outside the header (%.0f to %.0f)", where, h.Names[i], a.Left, a.Right, h.Header.Left, h.Header.Right)
+		}
+		for j, b := range h.Items[:i] {
+			if a.Top >= b.Bottom || b.Top >= a.Bottom {
+				t.Errorf("%s: %s (top %.0f) and %s (top %.0f) are on two rows", where, h.Names[i], a.Top, h.Names[j], b.Top)
+			}
+		}
+	}
+	if height := h.Header.Bottom - h.Header.Top; height > tallest+h.PadTop+h.PadBottom+0.5 {
+		t.Errorf("%s: the header is %.0fpx tall, one row is %.0fpx", where, height, tallest+h.PadTop+h.PadBottom)
+	}
+	if h.ScrollWidth > h.Width {
+		t.Errorf("%s: the page is %dpx wide in %dpx", where, h.ScrollWidth, h.Width)
+	}
+	if h.TitleNeeds > h.TitleWidth {
+		t.Errorf("%s: the title is cut short: %dpx of %dpx", where, h.TitleWidth, h.TitleNeeds)
+	}
+}
+
+// testPhoneHeaderFits: at a phone's widths (390 and 360 px, with touch)
+// the header is one row, connected and, once the daemon has gone, with
+// its Reconnect button too; the status keeps its whole words, and shows
+// them in its tooltip, however little of it is drawn.
+func testPhoneHeaderFits(t *testing.T, browser context.Context) {
+	d := startDaemon(t)
+	shots := screenshotDir(t)
+	p := newTab(t, browser)
+	read := func() headerRow {
+		var h headerRow
+		p.eval(headerJS, &h)
+		return h
+	}
+	sizes := []struct{ w, h int64 }{{390, 844}, {360, 740}}
+	for _, size := range sizes {
+		p.do(chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateMobile, chromedp.EmulateTouch), chromedp.Navigate("http://"+d.httpAddr+"/"))
+		p.waitFor(`document.getElementById('connection').dataset.state === 'up' && document.getElementById('waiting').textContent === ''`)
+		h := read()
+		where := fmt.Sprintf("%dpx, connected", size.w)
+		checkOneRow(t, where, h)
+		if !strings.HasPrefix(h.Status, "Connected to hivebridge v") || h.StatusTitle != h.Status {
+			t.Errorf("%s: the status is %q, its tooltip %q", where, h.Status, h.StatusTitle)
+		}
+		p.screenshot(shots, fmt.Sprintf("header-%d.png", size.w))
+	}
+	// The daemon gone: the status says so, and Reconnect shows.
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`document.getElementById('connection').dataset.state === 'down' && !document.getElementById('reconnect').hidden`)
+	for _, size := range sizes {
+		p.do(chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateMobile, chromedp.EmulateTouch))
+		h := read()
+		checkOneRow(t, fmt.Sprintf("%dpx, disconnected", size.w), h)
+		if len(h.Items) != 5 {
+			t.Errorf("%dpx, disconnected: the header shows %q", size.w, h.Names)
+		}
+		p.screenshot(shots, fmt.Sprintf("header-%d-down.png", size.w))
 	}
 }
 

@@ -38,6 +38,13 @@ const (
 	// analysisTakeover is how long a client's new analysis waits for its
 	// last one, cancelled, to give its engine back.
 	analysisTakeover = 5 * time.Second
+	// analysisPerAddress bounds the analyses one address runs at once,
+	// waiting for an engine included, whatever page ids it sends: a few
+	// tabs, or a few players behind one NAT, each get theirs, but a
+	// client cannot fill the pool's queue by making up ids.
+	analysisPerAddress = 4
+	// maxClientID bounds a page's id: it is a key the daemon holds.
+	maxClientID = 64
 )
 
 // analysisLine is one line of POST /analysis's answer: exactly one of its
@@ -63,11 +70,22 @@ type analysisStart struct {
 	Curve      analysis.Curve `json:"curve"`
 }
 
+// analysisClient is who runs an analysis: the address a request comes
+// from and the id its page sends (?client=), empty for a client that
+// sends none. An id alone cannot be the identity, since a client makes it
+// up; an address alone is two tabs, or two players behind one NAT, who
+// would cancel each other's analyses.
+type analysisClient struct {
+	addr, id string
+}
+
 // analysisRuns holds the analysis each client runs, so that a client
-// runs one at a time: a new one cancels the one before.
+// runs one at a time (a new one cancels the one before) and an address at
+// most analysisPerAddress.
 type analysisRuns struct {
 	mu      sync.Mutex
-	running map[string]*analysisRun
+	running map[analysisClient]*analysisRun
+	perAddr map[string]int // the runs in running of each address
 }
 
 type analysisRun struct {
@@ -77,22 +95,32 @@ type analysisRun struct {
 
 // take makes run the analysis of client, once the client's last one (told
 // to stop) has ended, within analysisTakeover; it returns the function that
-// ends run's turn.
-func (a *analysisRuns) take(ctx context.Context, client string, run *analysisRun) (func(), error) {
+// ends run's turn. A client new to the daemon whose address runs
+// analysisPerAddress analyses already is refused.
+func (a *analysisRuns) take(ctx context.Context, client analysisClient, run *analysisRun) (func(), error) {
 	deadline := time.NewTimer(analysisTakeover)
 	defer deadline.Stop()
 	for {
 		a.mu.Lock()
 		if a.running == nil {
-			a.running = map[string]*analysisRun{}
+			a.running = map[analysisClient]*analysisRun{}
+			a.perAddr = map[string]int{}
 		}
 		old := a.running[client]
 		if old == nil {
+			if a.perAddr[client.addr] >= analysisPerAddress {
+				a.mu.Unlock()
+				return nil, fmt.Errorf("this address runs %d analyses already, each for another page: close one, or wait for one to end", analysisPerAddress)
+			}
 			a.running[client] = run
+			a.perAddr[client.addr]++
 			a.mu.Unlock()
 			return func() {
 				a.mu.Lock()
 				delete(a.running, client)
+				if a.perAddr[client.addr]--; a.perAddr[client.addr] == 0 {
+					delete(a.perAddr, client.addr)
+				}
 				a.mu.Unlock()
 				close(run.done)
 			}, nil
@@ -109,25 +137,49 @@ func (a *analysisRuns) take(ctx context.Context, client string, run *analysisRun
 	}
 }
 
+// analysisQuery is what POST /analysis's query asks.
+type analysisQuery struct {
+	depth  int
+	client string // the page's id; empty when it sends none
+}
+
 // parseAnalysisQuery reads POST /analysis's query: depth=<plies>, from 1 to
-// the most the daemon allows (most).
-func parseAnalysisQuery(raw string, most int) (int, error) {
+// the most the daemon allows (most), and client=<id>, the page's own id
+// (up to 64 letters, digits, '-' and '_').
+func parseAnalysisQuery(raw string, most int) (analysisQuery, error) {
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return 0, fmt.Errorf("malformed query: %w", err)
+		return analysisQuery{}, fmt.Errorf("malformed query: %w", err)
 	}
 	for k := range q {
-		if k != "depth" {
-			return 0, fmt.Errorf("unknown parameter %q: POST /analysis takes depth", k)
+		if k != "depth" && k != "client" {
+			return analysisQuery{}, fmt.Errorf("unknown parameter %q: POST /analysis takes depth and client", k)
 		}
 	}
-	depth := min(analysisDefaultDepth, most)
+	aq := analysisQuery{depth: min(analysisDefaultDepth, most), client: q.Get("client")}
 	if v := q.Get("depth"); v != "" {
-		if depth, err = strconv.Atoi(v); err != nil || depth < 1 || depth > most {
-			return 0, fmt.Errorf("depth %q: want a whole number of plies from 1 to %d", v, most)
+		if aq.depth, err = strconv.Atoi(v); err != nil || aq.depth < 1 || aq.depth > most {
+			return analysisQuery{}, fmt.Errorf("depth %q: want a whole number of plies from 1 to %d", v, most)
 		}
 	}
-	return depth, nil
+	if _, given := q["client"]; given && !validClientID(aq.client) {
+		return analysisQuery{}, fmt.Errorf("client %q: want an id of 1 to %d letters, digits, '-' and '_'", aq.client, maxClientID)
+	}
+	return aq, nil
+}
+
+// validClientID reports whether id is a page's id as POST /analysis takes
+// it: short, and of characters that need no escaping in a log.
+func validClientID(id string) bool {
+	if id == "" || len(id) > maxClientID {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // analysisRoutes serves POST /analysis. The body is a game record in any
@@ -135,13 +187,14 @@ func parseAnalysisQuery(raw string, most int) (int, error) {
 // is analysed, each position searched to ?depth= plies (4 by default, 8 at
 // most) by an engine borrowed from the pool, at the pool's options, for
 // --max-search-time in all. The answer is JSON lines (analysisLine), each
-// flushed as it is written. A client runs one analysis at a time: a new
-// one cancels the one before (the page asks again when its game changes);
-// a client that leaves cancels its analysis at once, and its engine goes
-// back to the pool.
+// flushed as it is written. A client (its address and the id its page
+// sends as ?client=, analysisClient) runs one analysis at a time: a new one
+// cancels the one before (the page asks again when its game changes); an
+// address runs at most analysisPerAddress at once; a client that leaves
+// cancels its analysis at once, and its engine goes back to the pool.
 func (s *Server) analysisRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /analysis", func(w http.ResponseWriter, r *http.Request) {
-		depth, err := parseAnalysisQuery(r.URL.RawQuery, min(analysisMaxDepth, s.cfg.MaxSearchDepth))
+		query, err := parseAnalysisQuery(r.URL.RawQuery, min(analysisMaxDepth, s.cfg.MaxSearchDepth))
 		if err != nil {
 			httpError(w, http.StatusBadRequest, err)
 			return
@@ -174,9 +227,9 @@ func (s *Server) analysisRoutes(mux *http.ServeMux) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MaxSearchTime)
 		defer cancel()
 		defer context.AfterFunc(s.hardStop, cancel)()
-		client, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			client = r.RemoteAddr
+		client := analysisClient{addr: r.RemoteAddr, id: query.client}
+		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			client.addr = host
 		}
 		run := &analysisRun{cancel: cancel, done: make(chan struct{})}
 		end, err := s.analyses.take(ctx, client, run)
@@ -205,9 +258,9 @@ func (s *Server) analysisRoutes(mux *http.ServeMux) {
 				cancel()
 			}
 		}
-		send(analysisLine{Start: &analysisStart{GameString: gs.String(), Plies: len(rec.Moves), Engine: e.Info().ID, Depth: depth, Curve: analysis.Fitted()}})
+		send(analysisLine{Start: &analysisStart{GameString: gs.String(), Plies: len(rec.Moves), Engine: e.Info().ID, Depth: query.depth, Curve: analysis.Fitted()}})
 		a, err := analysis.Analyse(ctx, e, rec, analysis.Config{
-			Limit: engine.Limit{Depth: depth},
+			Limit: engine.Limit{Depth: query.depth},
 			Ply:   func(p analysis.Ply) { send(analysisLine{Ply: &p}) },
 		})
 		switch {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -24,8 +25,8 @@ import (
 // BoardSpace game of Base+MLP that White won by the rules in 31 plies.
 const realGame = "../../protocols/pgn/testdata/mzinga/HV-Abbo69-WeakBot-2018-10-28-2007.pgn"
 
-// analysisServer is a daemon with POST /analysis and a pool of one native
-// engine (first), behind an HTTP server.
+// analysisServer is a daemon with POST /analysis and a pool of native
+// engines (first, and as many more as it may open), behind an HTTP server.
 type analysisServer struct {
 	s     *Server
 	first translate.Engine
@@ -34,12 +35,18 @@ type analysisServer struct {
 
 func newAnalysisServer(t *testing.T, maxSearchTime time.Duration) *analysisServer {
 	t.Helper()
+	return newAnalysisPool(t, maxSearchTime, 1)
+}
+
+// newAnalysisPool is newAnalysisServer with a pool of engines engines.
+func newAnalysisPool(t *testing.T, maxSearchTime time.Duration, engines int) *analysisServer {
+	t.Helper()
 	open := func(context.Context) (translate.Engine, error) {
 		n := translate.NewNative()
 		return n, translate.ApplyOptions(n, []string{"HashMB=1"})
 	}
 	first, _ := open(context.Background())
-	pool := translate.NewPool(open, translate.PoolConfig{Limit: 1, Queue: 4, Wait: 30 * time.Second})
+	pool := translate.NewPool(open, translate.PoolConfig{Limit: engines, Queue: 4, Wait: 30 * time.Second})
 	s := &Server{cfg: Config{MaxSearchTime: maxSearchTime, MaxSearchDepth: 40}, log: zerolog.Nop(), pool: pool, hardStop: context.Background()}
 	s.sessionOptions = pool.SessionOptions(first, map[string]int{"MultiPV": sessionMaxMultiPV})
 	pool.Add(first)
@@ -170,6 +177,9 @@ func TestAnalysisRefusesBadInput(t *testing.T) {
 		{"?depth=x", "Base", "depth \"x\""},
 		{"?time=3", "Base", "unknown parameter \"time\""},
 		{"?depth=%zz", "Base", "malformed query"},
+		{"?client=", "Base", "client \"\": want an id of 1 to 64"},
+		{"?client=a%20b", "Base", "client \"a b\""},
+		{"?client=" + strings.Repeat("x", 65), "Base", "want an id of 1 to 64"},
 	} {
 		resp := a.post(t, context.Background(), c.query, c.body)
 		var answer struct{ Error string }
@@ -242,6 +252,104 @@ func TestAnalysisOneAClient(t *testing.T) {
 	}
 }
 
+// TestAnalysisOneAPage: two pages of one address (two tabs, or two
+// players behind one NAT), each with its own id, analyse at once: the
+// second's short analysis ends whole while the first's deep one goes on,
+// until --max-search-time ends it (not cancelled by the second). A page's
+// second analysis cancels its first, as an address's does when its pages
+// send no id (TestAnalysisOneAClient).
+func TestAnalysisOneAPage(t *testing.T) {
+	const limit = 2 * time.Second
+	a := newAnalysisPool(t, limit, 2)
+	short := "Base;InProgress;White[2];wS1;bS1 wS1-"
+	first := a.post(t, context.Background(), "?depth=8&client=tab-1", longGame(t))
+	defer first.Body.Close()
+	sc := bufio.NewScanner(first.Body)
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), `{"start"`) {
+		t.Fatalf("the first page's first line %q", sc.Text())
+	}
+	second := a.post(t, context.Background(), "?depth=1&client=tab-2", short)
+	got := lines(t, second.Body)
+	second.Body.Close()
+	if len(got) != 4 || got[3].Done == nil {
+		t.Fatalf("the second page's analysis answered %+v", got)
+	}
+	rest := lines(t, first.Body)
+	if len(rest) == 0 || !strings.Contains(rest[len(rest)-1].Error, "longer than --max-search-time") {
+		t.Fatalf("the first page's analysis ended with %+v", rest[len(rest)-1])
+	}
+
+	// The same page twice: the second cancels the first.
+	again := a.post(t, context.Background(), "?depth=8&client=tab-1", longGame(t))
+	defer again.Body.Close()
+	sc = bufio.NewScanner(again.Body)
+	if !sc.Scan() {
+		t.Fatal("no start line")
+	}
+	third := a.post(t, context.Background(), "?depth=1&client=tab-1", short)
+	got = lines(t, third.Body)
+	third.Body.Close()
+	if len(got) != 4 || got[3].Done == nil {
+		t.Fatalf("the page's second analysis answered %+v", got)
+	}
+	if rest := lines(t, again.Body); len(rest) == 0 || !strings.Contains(rest[len(rest)-1].Error, "cancelled: a newer one") {
+		t.Errorf("the page's first analysis ended with %+v", rest)
+	}
+}
+
+// TestAnalysisPerAddress: an address runs at most analysisPerAddress
+// analyses, however many ids it makes up: one more is a 429 that says why,
+// though the pool has an engine to spare; once one of them leaves, another
+// page's analysis starts; a page already running one may still replace it.
+func TestAnalysisPerAddress(t *testing.T) {
+	a := newAnalysisPool(t, time.Minute, analysisPerAddress+1)
+	short := "Base;InProgress;White[2];wS1;bS1 wS1-"
+	leave := make([]context.CancelFunc, analysisPerAddress)
+	for i := range analysisPerAddress {
+		ctx, cancel := context.WithCancel(context.Background())
+		leave[i] = cancel
+		defer cancel()
+		resp := a.post(t, ctx, fmt.Sprintf("?depth=8&client=page-%d", i), longGame(t))
+		defer resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("page %d's analysis: %d", i, resp.StatusCode)
+		}
+	}
+	resp := a.post(t, context.Background(), "?depth=1&client=one-too-many", short)
+	var answer struct{ Error string }
+	json.NewDecoder(resp.Body).Decode(&answer)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(answer.Error, fmt.Sprintf("runs %d analyses already", analysisPerAddress)) {
+		t.Fatalf("one analysis too many: %d %q", resp.StatusCode, answer.Error)
+	}
+	if open, _, _ := a.s.pool.Stats(); open != analysisPerAddress {
+		t.Errorf("the pool opened %d engines, want one for each analysis running", open)
+	}
+
+	// A page that already runs one replaces it, at the cap.
+	resp = a.post(t, context.Background(), "?depth=1&client=page-0", short)
+	if got := lines(t, resp.Body); resp.StatusCode != 200 || len(got) == 0 || got[len(got)-1].Done == nil {
+		t.Fatalf("page 0's new analysis at the cap: %d %+v", resp.StatusCode, got)
+	}
+	resp.Body.Close()
+
+	// A page leaves: another's analysis starts.
+	leave[1]()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp = a.post(t, context.Background(), "?depth=1&client=one-too-many", short)
+		got := lines(t, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 && len(got) > 0 && got[len(got)-1].Done != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("5 s after a page left, another's analysis answers %d %+v", resp.StatusCode, got)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestAnalysisTimeLimit: an analysis ends at --max-search-time with an
 // error line that names it.
 func TestAnalysisTimeLimit(t *testing.T) {
@@ -258,16 +366,18 @@ func TestAnalysisTimeLimit(t *testing.T) {
 	}
 }
 
-// FuzzAnalysisQuery: any query is read as a depth within the bounds, or
-// refused with an error, never a panic.
+// FuzzAnalysisQuery: any query is read as a depth within the bounds and a
+// client id that is empty or valid, or refused with an error, never a
+// panic.
 func FuzzAnalysisQuery(f *testing.F) {
-	for _, q := range []string{"", "depth=4", "depth=0", "depth=9", "depth=x", "time=3", "depth=%zz", "depth=1&depth=2", ";"} {
+	for _, q := range []string{"", "depth=4", "depth=0", "depth=9", "depth=x", "time=3", "depth=%zz", "depth=1&depth=2", ";",
+		"client=3f2a-b_9", "client=", "client=%C3%A9", "depth=2&client=a&client=b"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		depth, err := parseAnalysisQuery(raw, analysisMaxDepth)
-		if err == nil && (depth < 1 || depth > analysisMaxDepth) {
-			t.Errorf("%q read as depth %d", raw, depth)
+		q, err := parseAnalysisQuery(raw, analysisMaxDepth)
+		if err == nil && (q.depth < 1 || q.depth > analysisMaxDepth || q.client != "" && !validClientID(q.client) || len(q.client) > maxClientID) {
+			t.Errorf("%q read as %+v", raw, q)
 		}
 	})
 }

@@ -27,6 +27,14 @@ const MAX_LINES = 5;
 // ended because searching deeper changes nothing (a forced result).
 const RESTART_AFTER = 2000;
 
+// PAGE_ID is this page's own id, sent with POST /analysis (?client=): the
+// daemon runs one analysis a client, a new one cancelling the one before,
+// and tells clients apart by address and id, so that two tabs, or two
+// players behind one address, do not cancel each other's. Random, from
+// getRandomValues, which (unlike randomUUID) a page served over plain HTTP
+// from another machine has too.
+const PAGE_ID = [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
 // GLYPHS are the move classes' marks, the NAGs analyze writes: $6 ?!, $2 ?,
 // $4 ??.
 const GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -345,6 +353,7 @@ async function scoreGame() {
   const u = new URL('analysis', location.href);
   u.hash = '';
   u.search = '';
+  u.searchParams.set('client', PAGE_ID);
   let resp;
   try {
     resp = await fetch(u, { method: 'POST', body: gameStringOf(a.type, a.main.slice(1).map((n) => n.move)), headers: app.authHeaders(), signal: g.abort.signal, cache: 'no-store' });
@@ -600,14 +609,56 @@ function renderGraph() {
   }
   const at = plyOf(mainAncestor(a.node));
   svg.append(el('line', { class: 'graph-now', x1: x(at), x2: x(at), y1: 0, y2: GRAPH_H }));
+  const e = plyExpected(g, at);
+  if (e !== null) svg.append(el('circle', { class: 'graph-cursor', cx: x(at).toFixed(1), cy: y(e).toFixed(1), r: 3 }));
   const known = g.plies.size;
   svg.dataset.plies = String(known);
   svg.dataset.done = String(!!g.done);
   $('graph-status').textContent = g.error || (g.done
-    ? `Scored by ${g.start.engine} at depth ${g.start.depth}: click the graph to go to a move.`
+    ? `Scored by ${g.start.engine} at depth ${g.start.depth}: click the graph, or its arrow keys, to go to a move.`
     : g.start ? `Scoring the game (${known} of ${n} moves, from the last)…` : 'Scoring the game…');
-  svg.setAttribute('aria-label', `White's expected score over the game, ${known} of ${n} moves scored; click to go to a move`);
+  // A slider over the main line's plies, for the keyboard and a screen
+  // reader: its value the ply shown (or where the variation shown left
+  // the main line), said with its move and score.
+  svg.setAttribute('aria-valuemax', String(n));
+  svg.setAttribute('aria-valuenow', String(at));
+  svg.setAttribute('aria-valuetext', graphWords(a, at));
 }
+
+// plyExpected is White's expected score after ply plies of the main line,
+// or null while it is not known.
+function plyExpected(g, ply) {
+  if (ply === 0) return startExpected(g);
+  const p = g.plies.get(ply);
+  return p ? p.expected : null;
+}
+
+// graphWords says the graph's point at ply: the move, White's expected
+// score there and the move's class, as far as they are known.
+function graphWords(a, ply) {
+  const g = a.graph;
+  const n = a.main.length - 1;
+  const e = plyExpected(g, ply);
+  const scored = g.plies.get(ply);
+  let words = ply === 0 ? `The start, of ${n} moves` : `Move ${ply} of ${n}, ${ply % 2 ? 'White' : 'Black'}'s ${a.main[ply].move}`;
+  words += e === null ? ': not scored yet' : `: White's expected score ${Math.round(e * 100)}%`;
+  if (scored && scored.class) words += `, ${scored.class === 'best' ? 'the best move' : scored.class}`;
+  if (!a.node.main) words += '; the variation shown leaves the main line here';
+  return words;
+}
+
+// GRAPH_KEYS are the score graph's keys, as a slider's: each gives the
+// ply to show from the ply shown (at) and the last (n).
+const GRAPH_KEYS = {
+  ArrowLeft: (at) => at - 1,
+  ArrowDown: (at) => at - 1,
+  ArrowRight: (at) => at + 1,
+  ArrowUp: (at) => at + 1,
+  PageDown: (at) => at - 10,
+  PageUp: (at) => at + 10,
+  Home: () => 0,
+  End: (at, n) => n,
+};
 
 // renderAnalysisHistory lists the main line, each move marked with its
 // class, and the variations tried beside the move they replace.
@@ -706,7 +757,12 @@ export function setupAnalysis(hooks) {
   $('analysis-close').addEventListener('click', () => closeAnalysis(true));
   $('analysis-pv').addEventListener('click', (e) => {
     const b = e.target.closest('.pv-move');
-    if (b && app.state.analysis) playLine(Number(b.dataset.line), Number(b.dataset.index));
+    if (!b || !app.state.analysis) return;
+    const focused = document.activeElement === b;
+    playLine(Number(b.dataset.line), Number(b.dataset.index));
+    // The new position's lines replace the button: the focus stays with
+    // the lines, where Tab reaches the new ones, not on the page.
+    if (focused && !b.isConnected) $('analysis-pv').focus({ preventScroll: true });
   });
   $('history').addEventListener('click', (e) => {
     const b = e.target.closest('button.jump[data-node]');
@@ -720,13 +776,26 @@ export function setupAnalysis(hooks) {
     const n = a.main.length - 1;
     jumpToPly(Math.round(((e.clientX - box.left) / box.width) * n));
   });
+  // The graph's own keys, when it has the focus: along the main line, from
+  // the ply it shows.
+  $('score-graph').addEventListener('keydown', (e) => {
+    const a = app.state.analysis;
+    const key = GRAPH_KEYS[e.key];
+    if (!a || !key || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    const at = plyOf(mainAncestor(a.node));
+    const to = Math.max(0, Math.min(a.main.length - 1, key(at, a.main.length - 1)));
+    if (to !== at || !a.node.main) jumpToPly(to);
+  });
   // The keys of the analysis board, wherever the focus is but in a field,
-  // a dialog, or on the board, whose arrows go from piece to piece.
+  // a dialog, on the board, whose arrows go from piece to piece, or on the
+  // graph, whose keys are its own.
   document.addEventListener('keydown', (e) => {
     const a = app.state.analysis;
     if (!a || e.altKey || e.ctrlKey || e.metaKey || document.querySelector('dialog[open]')) return;
     if (e.target.closest('input, select, textarea')) return;
     if (e.target.closest('#board') && e.key in { ArrowLeft: 1, ArrowRight: 1, ArrowUp: 1, ArrowDown: 1 }) return;
+    if (e.target.closest('#score-graph') && e.key in GRAPH_KEYS) return;
     const keys = {
       ArrowLeft: back,
       ArrowRight: forward,

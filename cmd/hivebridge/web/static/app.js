@@ -191,6 +191,8 @@ function setConnection(kind, text) {
   const el = $('connection');
   el.dataset.state = kind;
   el.textContent = text;
+  // A phone's header shows only the start of the words: the rest on hover.
+  el.title = text;
 }
 
 // ---- The URL keeps the game -----------------------------------------------

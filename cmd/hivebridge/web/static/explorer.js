@@ -71,10 +71,15 @@ function renderExplorer() {
   card.hidden = false;
   table.setAttribute('aria-busy', 'false');
   table.dataset.position = asked.position; // the position the table is of
+  // A move played from the table by keyboard leads here: its button goes,
+  // and the focus goes to the new table's first move (or the panel), not
+  // to the page.
+  const hadFocus = card.contains(document.activeElement) && document.activeElement !== card;
   body.replaceChildren();
   const answer = asked.answer;
   if (!answer) {
     $('explorer-status').textContent = asked.error ? 'The explorer could not answer: ' + asked.error : 'Asking the archive…';
+    if (hadFocus) card.focus({ preventScroll: true });
     return;
   }
   const games = answer.games;
@@ -116,6 +121,7 @@ function renderExplorer() {
     tr.append(move, count, result, score, ids);
     body.append(tr);
   }
+  if (hadFocus && !card.contains(document.activeElement)) (body.querySelector('.explorer-move:not(:disabled)') || card).focus({ preventScroll: true });
   renderScores();
 }
 
