@@ -21,15 +21,13 @@ import (
 // it committed at once. So a busy daemon commits moves by the hundred,
 // and a session that plays fast waits no longer than for its own commit.
 //
-// The writer's work yields to the sessions' while none of them waits for
-// it: between two statements it steps aside (stepAside) for the goroutines
-// waiting for its processor, so that a session's command waits at most
-// one statement of a few tens of rows behind it (well under a
-// millisecond), not a whole transaction of thousands of moves (tens of
-// milliseconds every window at 10,000 sessions) nor the runtime's 10 ms
-// slice. Once a session waits for a write (hurry), the writer no longer
-// steps aside: on a machine short of CPU it would fall behind, and every
-// session would come to wait for it.
+// The writer's work yields to the sessions': between two statements it
+// steps aside (runtime.Gosched) for the goroutines waiting for its
+// processor, so that a session's command waits at most one statement of
+// a few tens of rows behind it (well under a millisecond), not a whole
+// transaction of thousands of moves (tens of milliseconds every window at
+// 10,000 sessions, which set the daemon's p99) nor the runtime's 10 ms
+// slice.
 type writer struct {
 	queue   chan *writeOp
 	hurried chan struct{} // a session has started waiting
@@ -170,14 +168,6 @@ func (s *sqlStore) gatherAfter(first *writeOp, timer *time.Timer) []*writeOp {
 	return batch
 }
 
-// stepAside lets the goroutines waiting for the writer's processor run
-// before its next statement, unless a session waits for the writer.
-func (s *sqlStore) stepAside() {
-	if s.waiting.Load() == 0 {
-		runtime.Gosched()
-	}
-}
-
 // hurry tells the writer that a session waits for a write: until release
 // is called, it commits what it holds without gathering more.
 func (s *sqlStore) hurry() (release func()) {
@@ -234,7 +224,7 @@ func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool)
 		return errs, false, tx.Commit()
 	}
 	for i, op := range batch {
-		s.stepAside()
+		runtime.Gosched()
 		if _, err = tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
 			break
 		}
@@ -294,7 +284,7 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 			grouped[key] = true
 			continue
 		}
-		s.stepAside()
+		runtime.Gosched()
 		if err := op.run(ctx, tx); err != nil {
 			return i, err
 		}
@@ -358,7 +348,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 	}
 	for len(named) > 0 {
-		s.stepAside()
+		runtime.Gosched()
 		n := min(len(named), s.d.rows(namesColumns()))
 		with, args := s.d.with("v", namesColumns(), named[:n])
 		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
@@ -372,7 +362,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		named = named[n:]
 	}
 	for len(moves) > 0 {
-		s.stepAside()
+		runtime.Gosched()
 		n := min(len(moves), s.d.rows(movesColumns()))
 		with, args := s.d.with("v", movesColumns(), moves[:n])
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
@@ -398,7 +388,7 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 		}
 	}
 	for len(starts) > 0 {
-		s.stepAside()
+		runtime.Gosched()
 		n := min(len(starts), s.d.rows(startColumns()))
 		rows, byKey := make([][]any, n), map[string]*writeOp{}
 		for i, op := range starts[:n] {
