@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -158,7 +157,6 @@ func (d dialect) index(ctx context.Context, tx *sql.Tx, games []indexedGame) err
 		}
 	}
 	for len(rows) > 0 {
-		runtime.Gosched() // the writer steps aside between statements: see writer
 		n := min(len(rows), d.rows(explorerColumns()))
 		with, args := d.with("v", explorerColumns(), rows[:n])
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO explorer (game, ply, position, move, result)
@@ -173,7 +171,6 @@ func (d dialect) index(ctx context.Context, tx *sql.Tx, games []indexedGame) err
 	}
 	slices.SortFunc(pairs, func(a, b pair) int { return cmp.Or(cmp.Compare(a.position, b.position), cmp.Compare(a.move, b.move)) })
 	for len(pairs) > 0 {
-		runtime.Gosched()
 		n := min(len(pairs), d.rows(explorerCountColumns()))
 		batch := make([][]any, n)
 		for i, p := range pairs[:n] {

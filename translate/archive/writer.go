@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -20,14 +19,6 @@ import (
 // session that comes to wait for one (Recorder.Settle, through hurry) has
 // it committed at once. So a busy daemon commits moves by the hundred,
 // and a session that plays fast waits no longer than for its own commit.
-//
-// The writer's work yields to the sessions': between two statements it
-// steps aside (runtime.Gosched) for the goroutines waiting for its
-// processor, so that a session's command waits at most one statement of
-// a few tens of rows behind it (well under a millisecond), not a whole
-// transaction of thousands of moves (tens of milliseconds every window at
-// 10,000 sessions, which set the daemon's p99) nor the runtime's 10 ms
-// slice.
 type writer struct {
 	queue   chan *writeOp
 	hurried chan struct{} // a session has started waiting
@@ -224,7 +215,6 @@ func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool)
 		return errs, false, tx.Commit()
 	}
 	for i, op := range batch {
-		runtime.Gosched()
 		if _, err = tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
 			break
 		}
@@ -284,7 +274,6 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 			grouped[key] = true
 			continue
 		}
-		runtime.Gosched()
 		if err := op.run(ctx, tx); err != nil {
 			return i, err
 		}
@@ -348,7 +337,6 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 	}
 	for len(named) > 0 {
-		runtime.Gosched()
 		n := min(len(named), s.d.rows(namesColumns()))
 		with, args := s.d.with("v", namesColumns(), named[:n])
 		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
@@ -362,7 +350,6 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		named = named[n:]
 	}
 	for len(moves) > 0 {
-		runtime.Gosched()
 		n := min(len(moves), s.d.rows(movesColumns()))
 		with, args := s.d.with("v", movesColumns(), moves[:n])
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
@@ -388,7 +375,6 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 		}
 	}
 	for len(starts) > 0 {
-		runtime.Gosched()
 		n := min(len(starts), s.d.rows(startColumns()))
 		rows, byKey := make([][]any, n), map[string]*writeOp{}
 		for i, op := range starts[:n] {
