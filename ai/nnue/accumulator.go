@@ -24,11 +24,11 @@ type Accumulators struct {
 	// buckets gives the bucket of a cell by its index difference from
 	// the Queen's, modulo the 1024 cells of core's grid (what
 	// core.Cell.Offset reads the offset from), a lookup in place of
-	// Bucket's arithmetic at every update. (A refresh uses Bucket itself,
-	// through AppendFeatures, so that the test of updates against
-	// refreshes holds the two to each other.)
+	// Bucket's arithmetic at every update.
 	buckets [1024]uint8
-	scratch []Feature
+	// cache holds, for each perspective, accumulators computed from
+	// scratch before (see refresh).
+	cache [2]refreshCache
 }
 
 // frame is the accumulators of one position and what the move into it
@@ -149,11 +149,10 @@ func (a *Accumulators) Evaluate(g *core.Game) int {
 	}
 	a.update(g, core.White)
 	a.update(g, core.Black)
-	var dense [NumDense]int8
-	Dense(g, &dense)
 	f := &a.frames[a.top]
 	me := g.ToMove()
-	return a.net.output(&f.acc[me], &f.acc[me.Other()], &dense)
+	movable, stuck := mobility(g)
+	return a.net.output(&f.acc[me&1], &f.acc[me.Other()&1], me, movable, stuck)
 }
 
 // update brings the top frame's accumulator of perspective c up to date:
@@ -174,20 +173,44 @@ func (a *Accumulators) update(g *core.Game, c core.Color) {
 }
 
 // follow computes f's accumulator of perspective c from the frame below's
-// and the changes of f's move.
+// and the changes of f's move, in one pass over the words: a move turns as
+// many inputs on as off, one pair for the piece moved (or placed: off its
+// hand, onto the board), one for the piece it uncovered, one for the
+// piece it covered.
 func (a *Accumulators) follow(below, f *frame, c core.Color) {
-	acc := &f.acc[c]
-	*acc = below.acc[c]
+	var off, on [maxChanges / 2]*accRow
+	offs, ons := 0, 0
 	for _, ch := range f.changes[:f.n] {
 		row := &a.net.ft[a.index(ch, c, f.anchor[c])]
 		if ch.add {
-			for i := range acc {
-				acc[i] = addLanes(acc[i], row[i])
-			}
+			on[ons%len(on)] = row
+			ons++
 		} else {
-			for i := range acc {
-				acc[i] = subLanes(acc[i], row[i])
-			}
+			off[offs%len(off)] = row
+			offs++
+		}
+	}
+	src, dst := &below.acc[c], &f.acc[c]
+	// The rows are added in any order: lane arithmetic wraps, so it is
+	// the same sum.
+	switch offs + ons {
+	case 0:
+		*dst = *src
+	case 2:
+		off0, on0 := off[0], on[0]
+		for i := range dst {
+			dst[i] = addLanes(subLanes(src[i], off0[i]), on0[i])
+		}
+	case 4:
+		off0, on0, off1, on1 := off[0], on[0], off[1], on[1]
+		for i := range dst {
+			dst[i] = addLanes(subLanes(addLanes(subLanes(src[i], off0[i]), on0[i]), off1[i]), on1[i])
+		}
+	default:
+		off0, on0, off1, on1, off2, on2 := off[0], on[0], off[1], on[1], off[2], on[2]
+		for i := range dst {
+			v := addLanes(subLanes(addLanes(subLanes(src[i], off0[i]), on0[i]), off1[i]), on1[i])
+			dst[i] = addLanes(subLanes(v, off2[i]), on2[i])
 		}
 	}
 	f.ready[c] = true
@@ -211,16 +234,124 @@ func (a *Accumulators) index(ch change, c core.Color, anchor core.Cell) int {
 	return BoardFeature(int(a.buckets[(ch.cell-anchor)&1023]), k)
 }
 
-// refresh computes f's accumulator of perspective c from g's board.
+// refresh computes f's accumulator of perspective c from g's board,
+// through the cache of the accumulators last computed with c's Queen on
+// the same cell (see refreshCache): only the pieces that stand elsewhere
+// than they stood then change it. A search refreshes at every move of a
+// Queen, and its Queen moves to the same few cells again and again.
 func (a *Accumulators) refresh(f *frame, g *core.Game, c core.Color) {
-	acc := &f.acc[c]
-	*acc = a.net.ftBias
-	a.scratch = AppendFeatures(a.scratch[:0], g, c)
-	for _, ft := range a.scratch {
-		row := &a.net.ft[ft.Index(0)]
-		for i := range acc {
-			acc[i] = addLanes(acc[i], row[i])
+	anchor := g.Position(queenOf(c))
+	e := &a.cache[c][cacheSlot(anchor)]
+	if !e.valid || e.anchor != anchor {
+		*e = cached{valid: true, anchor: anchor, acc: a.net.ftBias}
+		for p := range e.at {
+			e.at[p] = inHand
 		}
 	}
+	acc := &e.acc
+	for on := g.OnBoard() | e.onBoard; on != 0; on &= on - 1 {
+		p := core.Piece(bits.TrailingZeros32(on))
+		at := uint16(inHand)
+		if cell := g.Position(p); cell != core.NoCell {
+			at = uint16(cell)<<2 | uint16(StateOf(g, p, cell))
+		}
+		if was := e.at[p]; at != was {
+			if was != inHand {
+				a.sub(acc, a.boardFeature(c, p, was, anchor))
+			}
+			if at != inHand {
+				a.add(acc, a.boardFeature(c, p, at, anchor))
+			}
+			e.at[p] = at
+		}
+	}
+	e.onBoard = g.OnBoard()
+	for side := core.White; side <= core.Black; side++ {
+		hand := g.Hand(side)
+		if hand == e.hand[side] && e.handKnown {
+			continue
+		}
+		rel := 0
+		if side != c {
+			rel = 1
+		}
+		for b := core.Bug(0); b < core.NumBugs; b++ {
+			// The bug's first n slots are on for n of it in hand.
+			first := firstSlot(b)
+			now := bits.OnesCount16(hand & bugSlots(b))
+			then := 0
+			if e.handKnown {
+				then = bits.OnesCount16(e.hand[side] & bugSlots(b))
+			}
+			for i := now; i < then; i++ {
+				a.sub(acc, HandFeature(rel, first+i))
+			}
+			for i := then; i < now; i++ {
+				a.add(acc, HandFeature(rel, first+i))
+			}
+		}
+		e.hand[side] = hand
+	}
+	e.handKnown = true
+	f.acc[c] = *acc
 	f.ready[c] = true
+}
+
+// boardFeature returns the input of piece p standing at at (its cell and
+// state, as cached keeps them) seen from perspective c, whose Queen is on
+// anchor.
+func (a *Accumulators) boardFeature(c core.Color, p core.Piece, at uint16, anchor core.Cell) int {
+	b := Unanchored
+	if anchor != core.NoCell {
+		b = int(a.buckets[(core.Cell(at>>2)-anchor)&1023])
+	}
+	return BoardFeature(b, Kind(c, p, State(at&3)))
+}
+
+// cached is the accumulator of one perspective computed with its Queen on
+// anchor, and the board it was computed for: where each piece stood (its
+// cell and state, or inHand), which pieces were on the board, and each
+// side's hand.
+type cached struct {
+	valid, handKnown bool
+	anchor           core.Cell
+	acc              accRow
+	at               [core.NumPieces]uint16
+	onBoard          uint32
+	hand             [2]uint16
+}
+
+// inHand marks a piece off the board in cached.at.
+const inHand = 0xFFFF
+
+// refreshCache is a perspective's cached accumulators, one per cell of
+// its Queen modulo cacheCells (direct-mapped: a Queen on another cell of
+// the slot takes it over), and one for the Queen in hand.
+type refreshCache [cacheCells + 1]cached
+
+// cacheCells is the number of cells the refresh cache tells apart.
+const cacheCells = 64
+
+// cacheSlot returns the slot of a Queen on anchor (core.NoCell: in hand).
+func cacheSlot(anchor core.Cell) int {
+	if anchor == core.NoCell {
+		return cacheCells
+	}
+	return int(anchor) % cacheCells
+}
+
+// sub subtracts input i's row from acc.
+func (a *Accumulators) sub(acc *accRow, i int) {
+	row := &a.net.ft[i]
+	for j := range acc {
+		acc[j] = subLanes(acc[j], row[j])
+	}
+}
+
+// add adds input i's row to acc.
+func (a *Accumulators) add(acc *accRow, i int) {
+	row := &a.net.ft[i]
+	for j := range acc {
+		acc[j] = addLanes(acc[j], row[j])
+	}
 }

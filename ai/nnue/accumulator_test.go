@@ -175,3 +175,28 @@ func TestAccumulatorsOutOfStep(t *testing.T) {
 	}()
 	a.Evaluate(g)
 }
+
+// TestRefreshMatchesFeatures checks the accumulators computed from the
+// board against the sum of the rows of the inputs AppendFeatures lists
+// (what training reads), for positions of random games of every type.
+func TestRefreshMatchesFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	w := randomWeights(rng)
+	a := NewAccumulators(NewNet(w), 1)
+	for gt := core.GameType(0); gt < core.AllGameTypes; gt++ {
+		for _, g := range randomGames(rng, 30, gt) {
+			a.Reset(g)
+			for c := core.White; c <= core.Black; c++ {
+				want := w.FTBias
+				for _, f := range AppendFeatures(nil, g, c) {
+					for j, v := range w.FT[f.Index(0)] {
+						want[j] += v
+					}
+				}
+				if got := unpackAcc(&a.frames[0].acc[c]); got != want {
+					t.Fatalf("type %d, ply %d, perspective %v: accumulator %v, the inputs' rows sum to %v", gt, g.Ply(), c, got, want)
+				}
+			}
+		}
+	}
+}

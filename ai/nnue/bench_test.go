@@ -52,22 +52,24 @@ func BenchmarkHead(b *testing.B) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	net := randomNet(rng)
 	type in struct {
-		us, them accRow
-		dense    [NumDense]int8
+		us, them       accRow
+		me             core.Color
+		movable, stuck uint32
 	}
 	var ins []in
 	for _, g := range randomGames(rng, 64, core.AllExpansions) {
 		a := NewAccumulators(net, 1)
 		a.Reset(g)
-		var x in
-		x.us, x.them = a.frames[0].acc[0], a.frames[0].acc[1]
-		Dense(g, &x.dense)
+		x := in{me: g.ToMove()}
+		x.us, x.them = a.frames[0].acc[x.me], a.frames[0].acc[x.me.Other()]
+		x.movable, x.stuck = mobility(g)
 		ins = append(ins, x)
 	}
 	sum := 0
 	for b.Loop() {
 		for i := range ins {
-			sum += net.output(&ins[i].us, &ins[i].them, &ins[i].dense)
+			x := &ins[i]
+			sum += net.output(&x.us, &x.them, x.me, x.movable, x.stuck)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ins)), "ns/head")

@@ -190,17 +190,10 @@ func AppendFeatures(dst []Feature, g *core.Game, persp core.Color) []Feature {
 }
 
 // Dense fills d with the dense counts of g (see NumDense), the side to
-// move's first. A side whose Queen is in hand has no piece that can move
-// (the rules let none move before it is placed).
+// move's first.
 func Dense(g *core.Game, d *[NumDense]int8) {
-	movable, pinned, covered := g.Mobility()
-	stuck := pinned | covered
+	movable, stuck := mobility(g)
 	me := g.ToMove()
-	for c := core.White; c <= core.Black; c++ {
-		if g.Position(queenOf(c)) == core.NoCell {
-			movable &^= sideMask(c)
-		}
-	}
 	for b := core.Bug(0); b < core.NumBugs; b++ {
 		mine, theirs := bugPieces(me, b), bugPieces(me.Other(), b)
 		d[b] = int8(bits.OnesCount32(movable & mine))
@@ -208,6 +201,20 @@ func Dense(g *core.Game, d *[NumDense]int8) {
 		d[2*core.NumBugs+b] = int8(bits.OnesCount32(movable & theirs))
 		d[3*core.NumBugs+b] = int8(bits.OnesCount32(stuck & theirs))
 	}
+}
+
+// mobility returns the pieces of g that can move and those that are stuck
+// (pinned or covered), one bit per piece, as core's Mobility tells them,
+// except that a side whose Queen is in hand has no piece that can move
+// (the rules let none move before it is placed).
+func mobility(g *core.Game) (movable, stuck uint32) {
+	movable, pinned, covered := g.Mobility()
+	for c := core.White; c <= core.Black; c++ {
+		if g.Position(queenOf(c)) == core.NoCell {
+			movable &^= sideMask(c)
+		}
+	}
+	return movable, pinned | covered
 }
 
 // bugPieces returns colour c's pieces of bug b, one bit per piece.

@@ -1,13 +1,17 @@
 package nnue
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/hivebridge/hivebridge/core"
+)
 
 // The network's sizes and its quantisation (see the package comment).
 const (
 	// Hidden is the width of each perspective's accumulator.
 	Hidden = 32
 	// L1Size is the width of the head's hidden layer.
-	L1Size = 8
+	L1Size = 4
 	// L1Inputs is the width of the head's hidden layer's input: both
 	// accumulators. (The dense counts go straight to the output.)
 	L1Inputs = 2 * Hidden
@@ -67,17 +71,20 @@ type Weights struct {
 // the feature transformer is Hidden/4 words of four int16 lanes, added
 // and subtracted lane by lane with the carries kept in their lanes (see
 // addLanes), which is exact int16 arithmetic; a row of the head's hidden
-// layer is L1Size/2 words of two 32-bit lanes, each weight stored plus
-// 2^15 so that the lanes never go negative, and one multiplication by an
-// activation of at most QA gives two products (their sums stay below
-// 2^32: see l1Row).
+// layer is L1Size/2 words of two 32-bit halves, so that one
+// multiplication by an activation gives two products (see l1Row).
 type Net struct {
 	ft     [NumFeatures]accRow
 	ftBias accRow
 	l1     [L1Inputs]l1Row
 	l1Bias [L1Size]int64
 	out    [L1Size]int64
-	skip   [NumDense]int64
+	// mobile and stuck are the dense path's weights by piece, as the side
+	// to move sees it (mobile[me][p]: what piece p adds when it can
+	// move): the dense counts weigh each piece alike, so the output adds
+	// up its pieces' weights over the bits of a set, as the linear
+	// evaluation does, rather than counting them first.
+	mobile, stuck [2][core.NumPieces]int64
 	outBias,
 	scale int64
 	note string
@@ -87,14 +94,15 @@ type Net struct {
 // value 4i+k.
 type accRow [Hidden / 4]uint64
 
-// l1Row is the head's hidden-layer weights of one input, two to a word,
-// lane k of word j being neuron 2j+k's weight plus l1Offset. A lane's sum
-// over all L1Inputs inputs is at most L1Inputs·QA·65535 = 2,147,450,880,
-// below 2^32.
+// l1Row is the head's hidden-layer weights of one input, two to a word:
+// word j is lo + hi·2^32 (two's complement, modulo 2^64) for the weights
+// lo of neuron 2j and hi of neuron 2j+1. Multiplication and addition
+// modulo 2^64 are linear, so the sum over the inputs of each activation
+// times the word is LO + HI·2^32, LO and HI being the two neurons' sums;
+// LO is the low half read as an int32 (|LO| is at most L1Inputs·QA·2^15
+// = 2^30, inside an int32), and HI what remains, shifted down (see
+// halves).
 type l1Row [L1Size / 2]uint64
-
-// l1Offset makes a head weight (int16) a lane's non-negative number.
-const l1Offset = 1 << 15
 
 // NewNet readies w for evaluation.
 func NewNet(w *Weights) *Net {
@@ -104,16 +112,23 @@ func NewNet(w *Weights) *Net {
 	}
 	n.ftBias = packAcc(&w.FTBias)
 	for i := range w.L1 {
-		for j, v := range w.L1[i] {
-			n.l1[i][j/2] |= uint64(int64(v)+l1Offset) << (32 * (j % 2))
+		for j := range L1Size / 2 {
+			n.l1[i][j] = uint64(int64(w.L1[i][2*j]) + int64(w.L1[i][2*j+1])<<32)
 		}
 	}
 	for j := range L1Size {
 		n.l1Bias[j] = int64(w.L1Bias[j])
 		n.out[j] = int64(w.Out[j])
 	}
-	for i, v := range w.Skip {
-		n.skip[i] = int64(v)
+	for me := core.White; me <= core.Black; me++ {
+		for p := core.Piece(0); p < core.NumPieces; p++ {
+			i := int(p.Bug())
+			if p.Color() != me {
+				i += 2 * int(core.NumBugs)
+			}
+			n.mobile[me][p] = int64(w.Skip[i]) * (QA / DenseOne)
+			n.stuck[me][p] = int64(w.Skip[i+int(core.NumBugs)]) * (QA / DenseOne)
+		}
 	}
 	return n
 }
@@ -159,23 +174,39 @@ func subLanes(a, b uint64) uint64 {
 }
 
 // output returns the network's output from the two accumulators (the side
-// to move's first) and the dense counts, in the native evaluation's units.
-func (n *Net) output(us, them *accRow, dense *[NumDense]int8) int {
-	var q quad
-	var inputs uint64
-	q, inputs = n.addAccumulator(q, inputs, us, 0)
-	q, inputs = n.addAccumulator(q, inputs, them, Hidden)
+// to move's first) and the side to move me's view of the pieces that can
+// move and that are stuck (see mobility), in the native evaluation's
+// units.
+func (n *Net) output(us, them *accRow, me core.Color, movable, stuck uint32) int {
+	var q sums
+	q = n.addAccumulator(q, us, 0)
+	q = n.addAccumulator(q, them, Hidden)
 	out := n.outBias
-	for i, c := range dense {
-		out += int64(c) * (QA / DenseOne) * n.skip[i]
+	mobile, still := &n.mobile[me&1], &n.stuck[me&1]
+	for ; movable != 0; movable &= movable - 1 {
+		out += mobile[bits.TrailingZeros32(movable)&31]
 	}
-	for j, w := range [L1Size / 2]uint64{q.a, q.b, q.c, q.d} {
-		for k := range 2 {
-			v := int64(uint32(w>>(32*k))) - l1Offset*int64(inputs) + n.l1Bias[2*j+k]
-			out += min(max(roundDiv(v, QB), 0), QA) * n.out[2*j+k]
-		}
+	for ; stuck != 0; stuck &= stuck - 1 {
+		out += still[bits.TrailingZeros32(stuck)&31]
+	}
+	for j, w := range (l1Row{q.a, q.b}) {
+		lo, hi := halves(w)
+		out += n.activation(lo, 2*j) + n.activation(hi, 2*j+1)
 	}
 	return int(roundDiv(out*n.scale, QA*QO))
+}
+
+// halves returns the two sums of a word of the head's sums (see l1Row).
+func halves(w uint64) (lo, hi int64) {
+	lo = int64(int32(uint32(w)))
+	return lo, int64(w-uint64(lo)) >> 32
+}
+
+// activation returns neuron j's share of the output given the sum v of its
+// inputs times its weights: its activation, clipped to [0, QA], times its
+// output weight.
+func (n *Net) activation(v int64, j int) int64 {
+	return min(max(roundDiv(v+n.l1Bias[j&(L1Size-1)], QB), 0), QA) * n.out[j&(L1Size-1)]
 }
 
 // roundDiv returns v/d rounded to the nearest integer (halves up), for d a
@@ -185,14 +216,13 @@ func (n *Net) output(us, them *accRow, dense *[NumDense]int8) int {
 func roundDiv(v, d int64) int64 { return (v + d/2) >> bits.TrailingZeros64(uint64(d)) }
 
 // addAccumulator adds to the head's sums q the rows of an accumulator's
-// values, the head's inputs from offset on, each clipped to [0, QA], and
-// to inputs the clipped values' sum (the weights' offset adds it to every
-// lane: see l1Row). It goes through every value in straight-line code,
-// four lanes clipped at once (see clip), where skipping the zeros would
-// branch or scan bits at a cost above what a zero's row costs; its sums
-// stay in registers (a struct of four words is kept in registers, where
-// an array is kept in memory).
-func (n *Net) addAccumulator(q quad, inputs uint64, acc *accRow, offset int) (quad, uint64) {
+// values, the head's inputs from offset on, each clipped to [0, QA]. It
+// goes through every value in straight-line code, four lanes clipped at
+// once (see clip), where skipping the zeros would branch or scan bits at a
+// cost above what a zero's row costs (a fifth of the values, in the
+// positions of games); its sums stay in registers (a small struct is kept
+// in registers, where an array is kept in memory).
+func (n *Net) addAccumulator(q sums, acc *accRow, offset int) sums {
 	rows := (*[Hidden]l1Row)(n.l1[offset : offset+Hidden])
 	for i, w := range acc {
 		c := clip(w)
@@ -201,9 +231,8 @@ func (n *Net) addAccumulator(q quad, inputs uint64, acc *accRow, offset int) (qu
 		q = q.plus(c>>16&0xFFFF, &r[1])
 		q = q.plus(c>>32&0xFFFF, &r[2])
 		q = q.plus(c>>48, &r[3])
-		inputs += c * 0x0001_0001_0001_0001 >> 48 // the four lanes' sum
 	}
-	return q, inputs
+	return q
 }
 
 // clip returns the four int16 lanes of w each clipped to [0, QA]. A lane
@@ -221,10 +250,10 @@ func clip(w uint64) uint64 {
 	return x&^big | QA*ones&big
 }
 
-// quad is the head's sums, four words of two 32-bit lanes (see l1Row).
-type quad struct{ a, b, c, d uint64 }
+// sums is the head's sums, the L1Size/2 words of l1Row (see there).
+type sums struct{ a, b uint64 }
 
-// plus returns q plus x times the four words of r.
-func (q quad) plus(x uint64, r *l1Row) quad {
-	return quad{q.a + x*r[0], q.b + x*r[1], q.c + x*r[2], q.d + x*r[3]}
+// plus returns q plus x times the words of r.
+func (q sums) plus(x uint64, r *l1Row) sums {
+	return sums{q.a + x*r[0], q.b + x*r[1]}
 }

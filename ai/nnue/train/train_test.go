@@ -125,7 +125,7 @@ func TestGradients(t *testing.T) {
 			{"FT", &m.FT[ft][3], g.FT[ft][3]},
 			{"FTBias", &m.FTBias[5], g.FTBias[5]},
 			{"L1", &m.L1[2][1], g.L1[2][1]},
-			{"L1Bias", &m.L1Bias[4], g.L1Bias[4]},
+			{"L1Bias", &m.L1Bias[3], g.L1Bias[3]},
 			{"Out", &m.Out[2], g.Out[2]},
 			{"Skip", &m.Skip[1], g.Skip[1]},
 			{"OutBias", &m.OutBias, g.OutBias},
