@@ -154,10 +154,11 @@ func TestGradients(t *testing.T) {
 // from, over the positions of self-play games, for a model fitted a few
 // epochs and for a fresh random one. The two outputs, as logits (a score
 // times the fit's k), must lie within 0.02 of each other at worst and
-// 0.006 on average: at the k of search scores (about 1/300 a unit), 6 and
-// 2 units of the native evaluation. (The layers round to their integer
-// scales, 1/512 for the feature transformer's and the head's weights and
-// activations; a few hundred such terms add up to a few thousandths.)
+// 0.006 on average: at the k of the embedded network's search scores
+// (1/183 a unit), under 4 and 1.1 units of the native evaluation. (The
+// layers round to their integer scales, 1/512 for the feature
+// transformer's and the head's weights and activations; a few hundred such
+// terms add up to a few thousandths.)
 func TestQuantisedMatchesFloat(t *testing.T) {
 	set := testSet(t, 10)
 	res, err := Fit(set, Config{Epochs: 3, BatchSize: 64, Rate: 3e-3, Decay: 1, Lambda: 0.75, Seed: 2})
