@@ -48,8 +48,13 @@ var rules = map[string]rule{
 	// REST client, on the standard library alone.
 	"protocols/hivegame": {},
 
-	"ai":       {module: []string{"core", "core/engine"}},
+	"ai":       {module: []string{"ai/nnue", "core", "core/engine"}},
 	"ai/texel": {module: []string{"ai", "core"}},
+	// The learned evaluation reads positions through core alone, so that
+	// the searcher can use it; its trainer labels positions with the
+	// searcher.
+	"ai/nnue":       {module: []string{"core"}},
+	"ai/nnue/train": {module: []string{"ai", "ai/nnue", "core"}},
 
 	// translate: the backends, their registry and supervision, and the
 	// pool; beneath it one package per job.

@@ -20,22 +20,31 @@ const mlp = core.WithMosquito | core.WithLadybug | core.WithPillbug
 // machine shared with other work. One Searcher serves every search, as one
 // serves a whole session: a new Searcher per search would measure the
 // allocation of its table and scratch space (and the garbage collector)
-// more than the search.
+// more than the search. It runs once with each static evaluation
+// (eval=linear, eval=nnue), so that their speeds stand side by side; the
+// two search different trees, since they score positions differently.
 func BenchmarkSearchMidgame(b *testing.B) {
 	games := randomPositions(b, mlp, 8, 30, 40, 2026)
-	s := ai.New(1, 4)
-	var nodes uint64
-	cpu0 := cpuTime()
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, g := range games {
-			s.Clear()
-			nodes += s.Search(context.Background(), g, ai.Limits{Depth: 4}, nil).Nodes
-		}
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+	for _, eval := range []string{ai.EvalLinear, ai.EvalNNUE} {
+		b.Run("eval="+eval, func(b *testing.B) {
+			s := ai.New(1, 4)
+			if err := s.SetEval(eval); err != nil {
+				b.Fatal(err)
+			}
+			var nodes uint64
+			cpu0 := cpuTime()
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, g := range games {
+					s.Clear()
+					nodes += s.Search(context.Background(), g, ai.Limits{Depth: 4}, nil).Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
+			}
+		})
 	}
 }
 

@@ -34,17 +34,33 @@ const (
 // does not fit in 16 bits is not cached.
 type evalCache [evalCacheSize]uint64
 
-// evaluate returns Evaluate of the worker's game, from the cache when the
-// position was scored before.
+// evaluate returns the static evaluation of the worker's game (Evaluate,
+// or the network's: see static), from the cache when the position was
+// scored before.
 func (w *worker) evaluate() int {
 	key := w.g.PositionKey()
 	e := &w.evals[key&evalIndexMask]
 	if *e != 0 && *e&^evalIndexMask == key&^evalIndexMask {
 		return int(int16(*e))
 	}
-	score := evaluateWith(w.g, &w.weights)
+	score := w.static()
 	if score == int(int16(score)) {
 		*e = key&^evalIndexMask | uint64(uint16(score))
 	}
 	return score
+}
+
+// maxNetScore bounds the network's scores: far beyond anything a position
+// is worth, far below a forced result's, and within an entry's 16 bits.
+const maxNetScore = 20000
+
+// static returns the static evaluation of the worker's game: the learned
+// network's when the worker has one, else the linear Evaluate. Like
+// Evaluate, the network reads only what PositionKey covers (pieces by bug,
+// colour and stack, and the side to move), so the cache holds for it too.
+func (w *worker) static() int {
+	if w.nn != nil {
+		return min(max(w.nn.Evaluate(w.g), -maxNetScore), maxNetScore)
+	}
+	return evaluateWith(w.g, &w.weights)
 }

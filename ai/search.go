@@ -2,11 +2,13 @@ package ai
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/hivebridge/hivebridge/ai/nnue"
 	"github.com/hivebridge/hivebridge/core"
 )
 
@@ -91,6 +93,9 @@ type Searcher struct {
 	tt      *table
 	workers []*worker // kept between searches, for their scratch space
 	hashMB  int
+	// net is the learned evaluation the workers use, nil for the linear
+	// one (see SetNetwork).
+	net *nnue.Net
 	// others and othersTT search the other lines of a MultiPV search (see
 	// rootSearch.otherLines): a worker and a table of their own, made at
 	// the first such search and kept like the others.
@@ -125,6 +130,48 @@ func (s *Searcher) SetHashMB(mb int) {
 	s.helpers.Wait()
 	s.tt, s.hashMB = newTable(mb), mb
 	s.othersTT = nil // made again, of the new size, when next wanted
+}
+
+// The static evaluations a Searcher can use (SetEval).
+const (
+	// EvalLinear is the hand-tuned linear evaluation (Evaluate), the
+	// default.
+	EvalLinear = "linear"
+	// EvalNNUE is the learned network the binary carries
+	// (nnue.Default).
+	EvalNNUE = "nnue"
+)
+
+// SetEval makes the next searches evaluate with the evaluation named
+// EvalLinear or EvalNNUE (see SetNetwork), and refuses any other name.
+func (s *Searcher) SetEval(name string) error {
+	switch name {
+	case EvalLinear:
+		s.SetNetwork(nil)
+	case EvalNNUE:
+		s.SetNetwork(nnue.Default())
+	default:
+		return fmt.Errorf("ai: no evaluation %q (%s or %s)", name, EvalLinear, EvalNNUE)
+	}
+	return nil
+}
+
+// SetNetwork makes the next searches evaluate with the learned network
+// net, or with the linear evaluation (Evaluate) when net is nil, the
+// default. The caches of static evaluations are emptied, since their
+// scores are the other evaluation's; the table is kept (its scores are
+// searched results, good hints whichever evaluation found them).
+func (s *Searcher) SetNetwork(net *nnue.Net) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.helpers.Wait()
+	s.net = net
+	for _, w := range s.workers {
+		w.useNetwork(net)
+	}
+	if s.others != nil {
+		s.others.useNetwork(net)
+	}
 }
 
 // Clear empties the transposition table, the threads' move-ordering
@@ -197,7 +244,7 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 		return Info{Move: core.NoMove}
 	}
 	for len(s.workers) < s.threads {
-		s.workers = append(s.workers, newWorker())
+		s.workers = append(s.workers, newWorker(s.net))
 	}
 	main := s.workers[0]
 	main.reset(g.CopyTo(main.g), sh)
@@ -207,9 +254,9 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 	if len(root) == 1 {
 		// Forced: no search, but the move's depth-1 score is reported
 		// like any other result, so that every move comes with one.
-		main.g.Play(root[0])
+		main.play(root[0])
 		score := -main.leaf(1)
-		main.g.Undo()
+		main.undo()
 		info := Info{Depth: 1, SelDepth: 1, Move: root[0], Score: score, Nodes: 1, Elapsed: time.Since(sh.start), PV: root}
 		if lim.MultiPV > 1 {
 			info.Lines = []Line{{Move: root[0], Score: score, PV: root}}
@@ -262,7 +309,7 @@ func (s *Searcher) Search(ctx context.Context, g *core.Game, lim Limits, report 
 // MultiPV search of g, and its table, making them at the first such search.
 func (s *Searcher) otherLinesWorker(g *core.Game, sh *shared) *worker {
 	if s.others == nil {
-		s.others = newWorker()
+		s.others = newWorker(s.net)
 	}
 	if s.othersTT == nil {
 		s.othersTT = newTable(s.hashMB)
@@ -319,7 +366,6 @@ func (r *rootSearch) selDepth() int {
 // rank last, and the best of those scored is played.
 func (r *rootSearch) depthOne() {
 	w := r.w
-	g := w.g
 	for i := range r.scores {
 		r.scores[i] = -infinity
 	}
@@ -327,9 +373,9 @@ func (r *rootSearch) depthOne() {
 		if i > 0 && i%depthOnePoll == 0 && w.sh.outOfTime() {
 			break
 		}
-		g.Play(m)
+		w.play(m)
 		r.scores[i] = -w.leaf(1)
-		g.Undo()
+		w.undo()
 	}
 	// Insertion sort: stable, allocation-free, and run once per search
 	// over at most a few hundred moves.
@@ -473,12 +519,11 @@ func (r *rootSearch) iterate(d int) bool {
 // play at once, so that an interrupted iteration still keeps it.
 func (r *rootSearch) iterateWindow(d, alpha, beta int) (int, bool) {
 	w := r.w
-	g := w.g
 	alpha0 := alpha
 	bestIdx := -1
 	best := -infinity
 	for i, m := range r.moves {
-		g.Play(m)
+		w.play(m)
 		var score int
 		if i == 0 {
 			score = -w.negamax(d-1, 1, -beta, -alpha)
@@ -488,7 +533,7 @@ func (r *rootSearch) iterateWindow(d, alpha, beta int) (int, bool) {
 				score = -w.negamax(d-1, 1, -beta, -alpha)
 			}
 		}
-		g.Undo()
+		w.undo()
 		if w.aborted {
 			break
 		}
@@ -610,11 +655,10 @@ func (r *rootSearch) completeLines(lines []Line) {
 // keeping the order of the others, and returns its score, which is exact,
 // and whether the search ran to the end.
 func (w *worker) searchRoot(moves []core.Move, d int) (int, bool) {
-	g := w.g
 	alpha := -infinity
 	bestIdx := 0
 	for i, m := range moves {
-		g.Play(m)
+		w.play(m)
 		var score int
 		if i == 0 {
 			score = -w.negamax(d-1, 1, -infinity, infinity)
@@ -624,7 +668,7 @@ func (w *worker) searchRoot(moves []core.Move, d int) (int, bool) {
 				score = -w.negamax(d-1, 1, -infinity, -alpha)
 			}
 		}
-		g.Undo()
+		w.undo()
 		if w.aborted {
 			return 0, false
 		}
@@ -660,17 +704,17 @@ func indexOf(moves []core.Move, m core.Move) int {
 func (w *worker) principalVariation(first core.Move, depth int) []core.Move {
 	g := w.g
 	pv := []core.Move{first}
-	g.Play(first)
+	w.play(first)
 	for len(pv) < max(depth, 1) && !g.Over() {
 		e, ok := w.tt.probe(g.Hash())
 		if !ok || e.move == core.NoMove || !g.Legal(e.move) {
 			break
 		}
 		pv = append(pv, e.move)
-		g.Play(e.move)
+		w.play(e.move)
 	}
 	for range pv {
-		g.Undo()
+		w.undo()
 	}
 	return pv
 }
@@ -680,12 +724,12 @@ func (w *worker) principalVariation(first core.Move, depth int) []core.Move {
 // would not: it tries the moves in their depth-1 order and takes the first
 // that is safe.
 func (r *rootSearch) avoidImmediateLoss() {
-	g := r.w.g
+	w := r.w
 	var list core.MoveList
 	safe := func(m core.Move) bool {
-		g.Play(m)
-		defer g.Undo()
-		return !winsNow(g, &list)
+		w.play(m)
+		defer w.undo()
+		return !winsNow(w.g, &list)
 	}
 	if safe(r.best.Move) {
 		return

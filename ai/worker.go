@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/hivebridge/hivebridge/ai/nnue"
 	"github.com/hivebridge/hivebridge/core"
 )
 
@@ -31,6 +32,10 @@ type worker struct {
 	leavesQueen uint32
 	evals       evalCache
 	weights     pieceWeights // byPiece(Weights())
+	// nn evaluates with the learned network instead of the linear
+	// evaluation when not nil, its accumulators following every move the
+	// worker plays (see play and undo).
+	nn *nnue.Accumulators
 	// journal records the history updates made while a node searches the
 	// moves it tries before ordering the others, staging counts such
 	// nodes: see negamax and ordered.
@@ -44,9 +49,10 @@ type worker struct {
 	aborted  bool
 }
 
-func newWorker() *worker {
+func newWorker(net *nnue.Net) *worker {
 	w := new(worker)
 	w.weights = byPiece(Weights())
+	w.useNetwork(net)
 	lmrTable(&w.lmr)
 	// A ply never has more moves than a MoveList holds.
 	n := cap(w.list.Moves())
@@ -56,11 +62,41 @@ func newWorker() *worker {
 	return w
 }
 
+// useNetwork makes the worker evaluate with net, or with the linear
+// evaluation when net is nil, and forgets the evaluations it cached.
+func (w *worker) useNetwork(net *nnue.Net) {
+	w.nn = nil
+	if net != nil {
+		w.nn = nnue.NewAccumulators(net, maxPly+1)
+	}
+	w.evals = evalCache{}
+}
+
+// play plays m in the worker's game, and has the network's accumulators
+// follow it; undo takes it back. Every move of a search goes through
+// them.
+func (w *worker) play(m core.Move) {
+	if w.nn != nil {
+		w.nn.Push(w.g, m)
+	}
+	w.g.Play(m)
+}
+
+func (w *worker) undo() {
+	if w.nn != nil {
+		w.nn.Pop()
+	}
+	w.g.Undo()
+}
+
 // reset prepares the worker for a new search of game g (its own copy).
 // Killers belong to the positions of the last search and are dropped;
 // history is halved, since the last search's lessons mostly still hold.
 func (w *worker) reset(g *core.Game, sh *shared) {
 	w.g, w.sh, w.tt = g, sh, sh.tt
+	if w.nn != nil {
+		w.nn.Reset(g)
+	}
 	for i := range w.killers {
 		w.killers[i] = [2]core.Move{core.NoMove, core.NoMove}
 	}
@@ -183,9 +219,9 @@ func (w *worker) quiesce(ply, alpha, beta, qdepth int) int {
 	alpha = max(alpha, stand)
 	for _, k := range keys {
 		m := core.Move(k)
-		g.Play(m)
+		w.play(m)
 		score := -w.quiesce(ply+1, -beta, -alpha, qdepth-1)
-		g.Undo()
+		w.undo()
 		if score > best {
 			best = score
 			if score > alpha {
@@ -327,11 +363,11 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		// Null move: if passing still holds beta at a reduced depth, a
 		// real move will too (Hive has little zugzwang).
 		if depth >= 3 && eval >= beta && !w.nullBefore(ply) && ownQ != core.NoCell {
-			g.Play(core.Pass)
+			w.play(core.Pass)
 			w.null[ply] = true
 			score := -w.negamax(depth-1-nullReduction, ply+1, -beta, -beta+1)
 			w.null[ply] = false
-			g.Undo()
+			w.undo()
 			if w.aborted {
 				return 0
 			}
@@ -389,7 +425,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 				continue
 			}
 		}
-		g.Play(m)
+		w.play(m)
 		var score int
 		switch {
 		case depth == 1:
@@ -409,7 +445,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 				score = -w.negamax(depth-1, ply+1, -beta, -alpha)
 			}
 		}
-		g.Undo()
+		w.undo()
 		if w.aborted {
 			return 0
 		}

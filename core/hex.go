@@ -105,6 +105,17 @@ func (c Cell) within(t Cell, n int) bool {
 	return max(abs(d.q), abs(d.r), abs(d.q+d.r)) <= n
 }
 
+// Offset returns the axial offset (dq east, dr south-east) from c to t,
+// read back from their index difference with both coordinates in [-16,
+// 15]: the true offset for two cells of one hive, and for any two cells
+// less than 16 steps apart on each axis. An evaluation that places pieces
+// relative to a Queen reads it, where a walk from cell to cell would cost
+// a loop.
+func (c Cell) Offset(t Cell) (dq, dr int) {
+	o := offset(c, t)
+	return o.q, o.r
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x

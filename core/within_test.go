@@ -30,3 +30,20 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestOffset checks Cell.Offset against the cells CellAt and Step place at
+// known offsets, from every cell of the grid.
+func TestOffset(t *testing.T) {
+	for c := Cell(0); c < gridCells; c++ {
+		for dq := -16; dq <= 15; dq++ {
+			for dr := -16; dr <= 15; dr++ {
+				if q, r := c.Offset(c.Step(dq, dr)); q != dq || r != dr {
+					t.Fatalf("cell %d: offset to the cell (%d,%d) away read as (%d,%d)", c, dq, dr, q, r)
+				}
+			}
+		}
+	}
+	if q, r := Origin.Offset(CellAt(3, -2)); q != 3 || r != -2 {
+		t.Fatalf("Origin to CellAt(3,-2): (%d,%d)", q, r)
+	}
+}

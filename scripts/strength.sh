@@ -10,6 +10,7 @@
 # table: A is the working tree, so its Elo difference is the gain.
 #
 #   scripts/strength.sh [-a NEW] [-b BASE] [-t TC] [-g GAMES] [-c CONCURRENCY] [-s ELO0,ELO1] [-o OUT]
+#                       [-A NAME=VALUE]... [-B NAME=VALUE]...
 #
 #   -a  build A at this commit instead of the working tree (to measure one
 #       step against the one before it while the tree moves on)
@@ -21,6 +22,9 @@
 #       starve time-based searches)
 #   -s  stop early by an SPRT, e.g. 0,10 (default: play all the games)
 #   -o  keep every game in OUT (a `match --out` file) and its summary OUT.json
+#   -A  set an engine option of A (repeatable), e.g. -A Eval=nnue: with
+#       -b at A's own commit, the learned evaluation against the linear one
+#   -B  set an engine option of B (repeatable)
 #
 # Matches run under nice -n 5: a lower priority than that starves the
 # engines' clocks. Record each result in docs/strength.md.
@@ -32,7 +36,9 @@ conc=1
 sprt=
 out=
 new=
-while getopts a:b:t:g:c:s:o: opt; do
+aopts=
+bopts=
+while getopts a:b:t:g:c:s:o:A:B: opt; do
 	case $opt in
 	a) new=$OPTARG ;;
 	b) base=$OPTARG ;;
@@ -41,7 +47,9 @@ while getopts a:b:t:g:c:s:o: opt; do
 	c) conc=$OPTARG ;;
 	s) sprt=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,26p' "$0" >&2; exit 2 ;;
+	A) aopts="$aopts $OPTARG" ;;
+	B) bopts="$bopts $OPTARG" ;;
+	*) sed -n '2,30p' "$0" >&2; exit 2 ;;
 	esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,11 +67,13 @@ else
 	(cd "$root" && go build -o "$tmp/hb-new" ./cmd/hivebridge)
 	what="working tree ($(git -C "$root" describe --always --dirty))"
 fi
-echo "A: $what, B: $base, tc $tc, concurrency $conc, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "A: $what${aopts:+ (options$aopts)}, B: $base${bopts:+ (options$bopts)}, tc $tc, concurrency $conc, load $(cut -d' ' -f1-3 /proc/loadavg)"
 set -- --white "hub:$tmp/hb-new hub" --black "hub:$tmp/hb-base hub" \
 	--white-option Threads=1 --black-option Threads=1 \
 	--openings "$root/testdata/openings-mlp.txt" --tc "$tc" --games "$games" --concurrency "$conc"
 [ -n "$sprt" ] && set -- "$@" --sprt "$sprt"
 [ -n "$out" ] && set -- "$@" --out "$out"
+for o in $aopts; do set -- "$@" --white-option "$o"; done
+for o in $bopts; do set -- "$@" --black-option "$o"; done
 nice -n 5 "$tmp/hb-new" match "$@"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -46,6 +46,12 @@ func NewNative() *Native {
 			n.s.SetHashMB(mb)
 			return nil
 		}},
+		// Eval chooses the static evaluation: the hand-tuned linear
+		// one, or the learned network the binary carries (issue 28),
+		// kept an option until a match proves it the stronger.
+		{Name: "Eval", Type: engine.EnumOption, Default: ai.EvalLinear, Choices: []string{ai.EvalLinear, ai.EvalNNUE}, Apply: func(v string) error {
+			return n.s.SetEval(v)
+		}},
 		// MultiPV, as UCI engines call it: the best N moves, each
 		// with its score and line (a second table of HashMB holds the
 		// lines after the first).
@@ -63,7 +69,7 @@ func (n *Native) Info() engine.Info {
 	return engine.Info{ID: "hivebridge native", Expansions: core.AllExpansions}
 }
 
-// Options are Threads, HashMB and MultiPV.
+// Options are Threads, HashMB, Eval and MultiPV.
 func (n *Native) Options() []*engine.Option { return n.options }
 
 // NewGame copies g into the game the engine holds.

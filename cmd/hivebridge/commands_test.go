@@ -471,7 +471,7 @@ func TestRootCommands(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"uhp", "perft", "serve", "bench", "bench load", "match", "hivejson", "hub", "tune",
-		"games", "games list", "games show", "games export", "games ratings"} {
+		"games", "games list", "games show", "games export", "games ratings", "train", "train fit"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("the root has no %q command: %v", want, names)
 		}

@@ -108,9 +108,19 @@ func runTune(cmd *cobra.Command, cfg tuneConfig) error {
 // readSamples appends the positions of the finished games of a match --out
 // file and returns them with the number of games read.
 func readSamples(dst []texel.Sample, name string, skip int) ([]texel.Sample, int, error) {
+	n, err := readGames(name, func(g *core.Game, result core.Result) {
+		dst = texel.Collect(dst, g, result, skip)
+	})
+	return dst, n, err
+}
+
+// readGames calls each with every game of a match --out file (GameString
+// <TAB> result ...), finished as the file says, and returns how many it
+// read.
+func readGames(name string, each func(g *core.Game, result core.Result)) (int, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return dst, 0, err
+		return 0, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -130,18 +140,18 @@ func readSamples(dst []texel.Sample, name string, skip int) ([]texel.Sample, int
 		case "Draw":
 			result = core.Draw
 		default:
-			return dst, games, fmt.Errorf("%s:%d: result %q is none of WhiteWins, BlackWins, Draw", name, n, fields[1])
+			return games, fmt.Errorf("%s:%d: result %q is none of WhiteWins, BlackWins, Draw", name, n, fields[1])
 		}
 		gs, err := uhp.ParseGameString(fields[0])
 		if err != nil {
-			return dst, games, fmt.Errorf("%s:%d: %w", name, n, err)
+			return games, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
 		g, err := gs.Load()
 		if err != nil {
-			return dst, games, fmt.Errorf("%s:%d: %w", name, n, err)
+			return games, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
-		dst = texel.Collect(dst, g, result, skip)
+		each(g, result)
 		games++
 	}
-	return dst, games, sc.Err()
+	return games, sc.Err()
 }

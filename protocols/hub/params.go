@@ -43,6 +43,9 @@ const (
 	// ParamMultiPV is the number of best lines a search reports, each
 	// in info lines of its own marked multipv=K (see InfoOf).
 	ParamMultiPV = "multipv"
+	// ParamEval is the native searcher's static evaluation: linear or
+	// nnue.
+	ParamEval = "eval"
 )
 
 // Param is a param line, the declaration of one engine parameter: its
@@ -273,15 +276,17 @@ func hubName(uhpName string) string {
 		return ParamHash
 	case "MultiPV":
 		return ParamMultiPV
+	case "Eval":
+		return ParamEval
 	}
 	return uhpName
 }
 
 // SettingOf declares a UHP option as a Hub parameter, typed alike (UHP's
 // double is Hub's real), so that the options a backend declares become the
-// parameters a Hub GUI sets. The native searcher's Threads, HashMB and
-// MultiPV take hub-hive.md's names, threads, hash and multipv; other names
-// are kept. It reports
+// parameters a Hub GUI sets. The native searcher's Threads, HashMB,
+// MultiPV and Eval take hub-hive.md's names, threads, hash, multipv and
+// eval; other names are kept. It reports
 // false for an option Hub cannot declare: an enum with a choice that holds
 // a blank, which Hub's space-separated values cannot carry.
 func SettingOf(o *engine.Option) (Setting, bool) {

@@ -17,6 +17,7 @@ func TestSettingOf(t *testing.T) {
 		{engine.Option{Name: "Threads", Type: engine.IntOption, Default: "1", Min: "1", Max: "64"}, "param name=threads value=1 type=int min=1 max=64"},
 		{engine.Option{Name: "HashMB", Type: engine.IntOption, Default: "64", Min: "1", Max: "4096"}, "param name=hash value=64 type=int min=1 max=4096"},
 		{engine.Option{Name: "MultiPV", Type: engine.IntOption, Default: "1", Min: "1", Max: "256"}, "param name=multipv value=1 type=int min=1 max=256"},
+		{engine.Option{Name: "Eval", Type: engine.EnumOption, Default: "linear", Choices: []string{"linear", "nnue"}}, `param name=eval value=linear type=enum values="linear nnue"`},
 		{engine.Option{Name: "RepetitionDraw", Type: engine.BoolOption, Default: "True"}, "param name=RepetitionDraw value=true type=bool"},
 		{engine.Option{Name: "DefaultBestMoveTime", Type: engine.DoubleOption, Default: "5", Min: "0.01", Max: "86400"}, "param name=DefaultBestMoveTime value=5 type=real min=0.01 max=86400"},
 		{engine.Option{Name: "Style", Type: engine.EnumOption, Default: "Calm", Choices: []string{"Calm", "Wild"}}, `param name=Style value=Calm type=enum values="Calm Wild"`},
