@@ -101,7 +101,7 @@ func TestHubFrontEndScriptedGUI(t *testing.T) {
 			params = append(params, p.Name)
 		}
 	}
-	if got := strings.Join(params, " "); got != "variant ponder DefaultBestMoveTime RepetitionDraw ReportIntermediateBestMoves threads hash multipv" {
+	if got := strings.Join(params, " "); got != "variant ponder DefaultBestMoveTime RepetitionDraw ReportIntermediateBestMoves threads hash eval multipv" {
 		t.Fatalf("params %s", got)
 	}
 	g.send("set-param name=variant value=Base+MLP", "set-param name=threads value=2", "init")
