@@ -50,6 +50,9 @@ var rules = map[string]rule{
 
 	"ai":       {module: []string{"core", "core/engine"}},
 	"ai/texel": {module: []string{"ai", "core"}},
+	// dataset: the learned evaluation's training data, labelled by the
+	// searcher, its games read from UHP's GameStrings.
+	"ai/dataset": {module: []string{"ai", "core", "protocols/uhp"}},
 
 	// translate: the backends, their registry and supervision, and the
 	// pool; beneath it one package per job.
