@@ -27,7 +27,8 @@ output (the same as "hivebridge uhp"), answered by its native searcher.`,
 	backend.register(root)
 	root.PersistentFlags().String("log-level", "warn", "what to log on standard error: debug, info, warn, error or disabled")
 	root.AddCommand(NewCmdUHP(nil), NewCmdPerft(nil), NewCmdServe(nil), NewCmdBench(nil), NewCmdMatch(nil),
-		NewCmdHivejson(nil), NewCmdHub(nil), NewCmdTune(nil), NewCmdGames(gamesRuns{}), NewCmdWorker(nil), NewCmdBot(nil), NewCmdAnalyze(nil))
+		NewCmdHivejson(nil), NewCmdHub(nil), NewCmdTune(nil), NewCmdGames(gamesRuns{}), NewCmdWorker(nil), NewCmdBot(nil), NewCmdAnalyze(nil),
+		NewCmdTrain(NewCmdTrainData(nil), NewCmdTrainOpenings(nil), NewCmdTrainInfo(nil)))
 	return root
 }
 

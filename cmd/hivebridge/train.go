@@ -1,0 +1,19 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// NewCmdTrain returns the train command, the parent of the commands that
+// make a learned evaluation: its data (train data, train openings) and its
+// training, each given here as a subcommand.
+func NewCmdTrain(subcommands ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "train",
+		Short: "Make a learned evaluation: its training data and its training",
+		Long: `The commands that make the native engine's learned evaluation, from self-play
+games to a trained network. docs/strength.md ("Learned evaluation") gives the
+whole pipeline and scripts/nnue-data.sh runs its data part.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(subcommands...)
+	return cmd
+}
