@@ -13,7 +13,7 @@ import (
 // byte for byte the one written without a stop, and Resume returns the
 // games before the cut, none twice.
 func TestDatasetResumeAfterCut(t *testing.T) {
-	games := testGames()[:4]
+	games := testGames()[:3]
 	data, ends := writeGames(t, testSettings, games)
 	path := filepath.Join(t.TempDir(), "cut.hbd")
 	for n := range len(data) + 1 {

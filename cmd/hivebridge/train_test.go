@@ -1,8 +1,19 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hivebridge/hivebridge/ai/dataset"
 )
@@ -48,4 +59,71 @@ func TestTrainInfoFlags(t *testing.T) {
 		t.Errorf("flags gave %+v", cfg)
 	}
 	refused(t, NewCmdTrainInfo, map[string][]string{"requires at least 1 arg(s)": nil})
+}
+
+// TestTrainDataResumesAfterKill labels games in a process of its own,
+// killed with SIGKILL again and again soon after it has written a game,
+// and resumed each time with the same command: the file comes out the
+// same as a run never stopped writes it.
+func TestTrainDataResumesAfterKill(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../ai/dataset/testdata/games.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	games := filepath.Join(dir, "games.tsv")
+	if err := os.WriteFile(games, []byte(strings.Join(lines[:6], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	label := func(out string) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "train", "data", "--depth", "3", "--progress", "1", "--note", "kill test", "--out", out, games)
+		cmd.Env = append(os.Environ(), runMainVar+"=1")
+		return cmd
+	}
+	ref := filepath.Join(dir, "ref.hbd")
+	if out, err := label(ref).CombinedOutput(); err != nil {
+		t.Fatalf("a run without a stop: %v\n%s", err, out)
+	}
+	want, _ := os.ReadFile(ref)
+
+	killed := filepath.Join(dir, "killed.hbd")
+	rng := rand.New(rand.NewPCG(1, 2))
+	kills := 0
+	for round := 0; round < 20; round++ {
+		cmd := label(killed)
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		wrote := regexp.MustCompile(`^[1-9][0-9]* games, `)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if wrote.MatchString(sc.Text()) {
+				time.Sleep(time.Duration(rng.IntN(20)) * time.Millisecond)
+				if cmd.Process.Signal(syscall.SIGKILL) == nil {
+					kills++
+				}
+				break
+			}
+		}
+		go io.Copy(io.Discard, stderr)
+		if err := cmd.Wait(); err == nil {
+			break // it finished before the kill
+		}
+	}
+	if out, err := label(killed).CombinedOutput(); err != nil {
+		t.Fatalf("the last resumption: %v\n%s", err, out)
+	}
+	got, _ := os.ReadFile(killed)
+	if !bytes.Equal(got, want) {
+		t.Errorf("killed %d times and resumed: %d bytes, unlike the %d of a run never stopped", kills, len(got), len(want))
+	}
+	if kills == 0 {
+		t.Error("no run was killed")
+	}
+	t.Logf("killed %d times", kills)
 }
