@@ -1,10 +1,11 @@
 // Package dataset is the training data of a learned evaluation: positions
 // of self-play games, each labelled with a search score and its game's
 // result, stored compactly (the games' moves once, and per position a ply
-// and a score), the labelling that chooses and scores the positions
-// (Labeller, Label), and the random openings that make the games differ
-// (ExtendOpenings). docs/strength.md ("Learned evaluation: data") gives
-// the commands that make a data set.
+// and a score: Writer, Resume, Reader, Read), the labelling that chooses
+// and scores the positions (Labeller, LabelAll, from a match --out file
+// read by MatchReader), and the random openings that make the games
+// differ (ExtendOpenings). docs/strength.md ("Learned evaluation: data")
+// gives the commands that make a data set.
 //
 // # The file format, version 1
 //

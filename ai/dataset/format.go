@@ -175,6 +175,9 @@ func appendRecord(dst []byte, g *Game) ([]byte, error) {
 		if s.Ply < last || i > 0 && s.Ply == last || s.Ply > len(g.Moves) {
 			return dst, fmt.Errorf("game %d: sample %d at ply %d: plies must rise, within the game's %d moves", g.Number, i+1, s.Ply, len(g.Moves))
 		}
+		if s.Score < -1<<31 || s.Score >= 1<<31 {
+			return dst, fmt.Errorf("game %d: sample %d: score %d beyond 32 bits", g.Number, i+1, s.Score)
+		}
 		p = binary.AppendUvarint(p, uint64(s.Ply-last))
 		p = binary.AppendVarint(p, int64(s.Score))
 		last = s.Ply

@@ -268,6 +268,7 @@ func TestDatasetWriterRefuses(t *testing.T) {
 		"samples in order": {Result: g.Result, Moves: g.Moves,
 			Samples: []Sample{{Ply: 3}, {Ply: 3}}},
 		"game type": {Result: core.Draw, Type: 8},
+		"score":     {Result: core.Draw, Samples: []Sample{{Score: 1 << 31}}},
 	} {
 		if err := w.Write(bad); err == nil {
 			t.Errorf("%s: written", what)
