@@ -55,6 +55,9 @@ var rules = map[string]rule{
 	// searcher.
 	"ai/nnue":       {module: []string{"core"}},
 	"ai/nnue/train": {module: []string{"ai", "ai/nnue", "core"}},
+	// dataset: the learned evaluation's training data, labelled by the
+	// searcher, its games read from UHP's GameStrings.
+	"ai/dataset": {module: []string{"ai", "core", "protocols/uhp"}},
 
 	// translate: the backends, their registry and supervision, and the
 	// pool; beneath it one package per job.

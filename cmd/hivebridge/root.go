@@ -28,7 +28,7 @@ output (the same as "hivebridge uhp"), answered by its native searcher.`,
 	root.PersistentFlags().String("log-level", "warn", "what to log on standard error: debug, info, warn, error or disabled")
 	root.AddCommand(NewCmdUHP(nil), NewCmdPerft(nil), NewCmdServe(nil), NewCmdBench(nil), NewCmdMatch(nil),
 		NewCmdHivejson(nil), NewCmdHub(nil), NewCmdTune(nil), NewCmdGames(gamesRuns{}), NewCmdWorker(nil), NewCmdBot(nil), NewCmdAnalyze(nil),
-		NewCmdTrain(NewCmdTrainFit(nil)))
+		NewCmdTrain(NewCmdTrainData(nil), NewCmdTrainOpenings(nil), NewCmdTrainInfo(nil), NewCmdTrainFit(nil)))
 	return root
 }
 

@@ -2,12 +2,18 @@ package main
 
 import "github.com/spf13/cobra"
 
-// NewCmdTrain returns the train command group: the learned evaluation's
-// data and fit (package ai/nnue), each a subcommand of its own.
+// NewCmdTrain returns the train command, the parent of the commands that
+// make the learned evaluation (package ai/nnue): its data (train data,
+// train openings, train info) and its fit (train fit), each given here as
+// a subcommand.
 func NewCmdTrain(subcommands ...*cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "train",
-		Short: "Make the learned evaluation: its data and its fit",
+		Short: "Make the learned evaluation: its training data and its fit",
+		Long: `The commands that make the native engine's learned evaluation, from self-play
+games to a trained network. docs/strength.md ("Learned evaluation") gives the
+whole pipeline and scripts/nnue-data.sh runs its data part.`,
+		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(subcommands...)
 	return cmd
