@@ -13,9 +13,12 @@ import (
 // Version is the format version this package writes and reads.
 const Version = 1
 
+// Magic begins every data file: a reader of several kinds of files (train
+// fit takes these and match files) tells them apart by it.
+const Magic = "HBNNUE"
+
 // The limits of the format (see the package comment).
 const (
-	magic         = "HBNNUE"
 	headerFixed   = 14 // the header's bytes before the note
 	maxPayload    = 1 << 20
 	maxMoves      = 4096
@@ -68,7 +71,7 @@ func appendHeader(dst []byte, s Settings) ([]byte, error) {
 		return dst, err
 	}
 	start := len(dst)
-	dst = append(dst, magic...)
+	dst = append(dst, Magic...)
 	dst = append(dst, Version, byte(s.Depth), byte(s.Skip))
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(s.Margin))
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(s.HashMB))

@@ -33,7 +33,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if _, err := io.ReadFull(rd.br, h); err != nil {
 		return nil, headerError(err)
 	}
-	if string(h[:len(magic)]) != magic {
+	if string(h[:len(Magic)]) != Magic {
 		return nil, errors.New("not a hivebridge training data file (no HBNNUE header)")
 	}
 	if h[6] != Version {

@@ -80,9 +80,9 @@ func resume(f *os.File, s Settings) (*Writer, []*Game, error) {
 	if errors.Is(err, ErrCut) {
 		// Killed before its header was whole, nothing was labelled; but
 		// a short file of something else is not ours to empty.
-		head := make([]byte, len(magic))
+		head := make([]byte, len(Magic))
 		n, _ := f.ReadAt(head, 0)
-		if string(head[:n]) != magic[:n] {
+		if string(head[:n]) != Magic[:n] {
 			return nil, nil, errors.New("not a hivebridge training data file (no HBNNUE header)")
 		}
 		if err := f.Truncate(0); err != nil {

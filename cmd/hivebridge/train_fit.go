@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hivebridge/hivebridge/ai/dataset"
 	"github.com/hivebridge/hivebridge/ai/nnue"
 	"github.com/hivebridge/hivebridge/ai/nnue/train"
 	"github.com/hivebridge/hivebridge/core"
@@ -40,11 +42,12 @@ func NewCmdTrainFit(runF func(cmd *cobra.Command, cfg trainFitConfig) error) *co
 	}
 	var cfg trainFitConfig
 	cmd := &cobra.Command{
-		Use:   "fit --out FILE [--plot FILE.svg] [flags] GAMES.tsv...",
+		Use:   "fit --out FILE [--plot FILE.svg] [flags] DATA.hbd|GAMES.tsv...",
 		Short: "Train the learned evaluation on labelled positions",
-		Long: `Reads finished games from match --out files (GameString <TAB> result ...),
-scores every position from ply --skip on by a search of the native searcher
-to --depth, and trains the learned evaluation (package ai/nnue) on them: the
+		Long: `Reads labelled positions from train data files (DATA.hbd, scored already)
+and finished games from match --out files (GameString <TAB> result ...),
+whose positions from ply --skip on it scores by a search of the native
+searcher to --depth, and trains the learned evaluation (package ai/nnue) on them: the
 target is --lambda times the search score through a sigmoid, whose scale is
 fitted to the results first (as tune fits k), plus 1-lambda times the game's
 result. A share (--valid) of the games, chosen by their first moves, is kept
@@ -89,28 +92,62 @@ plays with them when its option Eval is nnue.
 	return cmd
 }
 
+// isDataFile reports whether the file name is a train data file (package
+// ai/dataset), by its first bytes; any other is read as a match file.
+func isDataFile(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false // read as a match file, which says why it cannot be
+	}
+	defer f.Close()
+	head := make([]byte, len(dataset.Magic))
+	n, _ := io.ReadFull(f, head)
+	return string(head[:n]) == dataset.Magic
+}
+
 // runTrainFit reads the games, labels and fits, and writes the weights and
 // the plot, reporting its progress on standard error.
 func runTrainFit(cmd *cobra.Command, cfg trainFitConfig) error {
 	log := cmd.ErrOrStderr()
-	var games []train.Game
+	var (
+		games    []train.Game
+		labelled []string // train data files, whose positions are scored already
+	)
 	for _, name := range cfg.files {
+		if isDataFile(name) {
+			labelled = append(labelled, name)
+			continue
+		}
 		if _, err := readGames(name, func(g *core.Game, result core.Result) {
 			games = append(games, train.Game{Game: g, Result: result})
 		}); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(log, "%d games; scoring their positions at depth %d\n", len(games), cfg.depth)
+	if len(games) > 0 {
+		fmt.Fprintf(log, "%d games; scoring their positions at depth %d\n", len(games), cfg.depth)
+	}
 	label := train.Label(games, cfg.depth, cfg.skip)
 	seen := 0
 	set, err := train.Collect(func(yield func(*core.Game, int, float64) bool) error {
-		return label(func(g *core.Game, score int, result float64) bool {
-			if seen++; seen%10000 == 0 {
-				fmt.Fprintf(log, "%d positions scored\n", seen)
+		counted := func(g *core.Game, score int, result float64) bool {
+			if seen++; seen%100000 == 0 {
+				fmt.Fprintf(log, "%d positions read\n", seen)
 			}
 			return yield(g, score, result)
-		})
+		}
+		for _, name := range labelled {
+			f, err := os.Open(name)
+			if err != nil {
+				return err
+			}
+			err = dataset.Read(f, counted)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		return label(counted)
 	}, cfg.valid)
 	if err != nil {
 		return err
@@ -123,8 +160,8 @@ func runTrainFit(cmd *cobra.Command, cfg trainFitConfig) error {
 		return err
 	}
 	best := res.Epochs[res.Best]
-	note := fmt.Sprintf("%d games (%s), positions from ply %d scored at depth %d: %d training, %d validation; k %.6f, lambda %g; epoch %d of %d: training loss %.6f, validation loss %.6f",
-		len(games), strings.Join(cfg.files, " "), cfg.skip, cfg.depth, len(set.Train), len(set.Valid), res.K, cfg.lambda,
+	note := fmt.Sprintf("%s: %d training, %d validation positions (those of match files' %d games scored at depth %d from ply %d); k %.6f, lambda %g; epoch %d of %d: training loss %.6f, validation loss %.6f",
+		strings.Join(cfg.files, " "), len(set.Train), len(set.Valid), len(games), cfg.depth, cfg.skip, res.K, cfg.lambda,
 		res.Best+1, cfg.epochs, best.Train, best.Valid)
 	fmt.Fprintln(log, note)
 	w := res.Model.Quantise(res.K, note)

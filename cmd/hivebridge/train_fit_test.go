@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hivebridge/hivebridge/ai"
+	"github.com/hivebridge/hivebridge/ai/dataset"
 	"github.com/hivebridge/hivebridge/ai/nnue"
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/protocols/uhp"
@@ -108,5 +110,49 @@ func TestTrainFitWritesWeights(t *testing.T) {
 	}
 	if len(doc.Polylines) != 2 || len(strings.Fields(doc.Polylines[0].Points)) != 3 || len(strings.Fields(doc.Polylines[1].Points)) != 3 {
 		t.Errorf("plot: %+v", doc.Polylines)
+	}
+}
+
+// TestTrainFitReadsDataFiles trains on the pipeline's own sample set
+// (ai/dataset/testdata/sample.hbd, made by train data): its positions are
+// scored already, so every one of them reaches the fit, with no search.
+func TestTrainFitReadsDataFiles(t *testing.T) {
+	sample := filepath.Join("..", "..", "ai", "dataset", "testdata", "sample.hbd")
+	f, err := os.Open(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	err = dataset.Read(f, func(*core.Game, int, float64) bool { want++; return true })
+	f.Close()
+	if err != nil || want == 0 {
+		t.Fatalf("the sample set: %d positions, %v", want, err)
+	}
+	out := filepath.Join(t.TempDir(), "w.nnue")
+	cmd := NewCmdTrainFit(nil)
+	cmd.SetArgs([]string{"--out", out, "--epochs", "2", "--batch", "32", "--valid", "0.2", sample})
+	var log strings.Builder
+	cmd.SetOut(&log)
+	cmd.SetErr(&log)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if strings.Contains(log.String(), "scoring their positions") {
+		t.Errorf("searched a data file's positions again:\n%s", log.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nnue.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var train, valid int
+	if _, err := fmt.Sscanf(w.Note[strings.Index(w.Note, ": ")+2:], "%d training, %d validation", &train, &valid); err != nil {
+		t.Fatalf("note %q: %v", w.Note, err)
+	}
+	if train+valid == 0 || train+valid > want || valid == 0 {
+		t.Errorf("%d training and %d validation positions of the sample's %d", train, valid, want)
 	}
 }
