@@ -37,6 +37,19 @@ const (
 	BlackWins
 )
 
+// ScoreFor is what the outcome scores for the player c, as match tables
+// and training labels count it: 1 won, 0 lost, ½ drawn (and ½ while the
+// game goes on, when nobody has won).
+func (r Result) ScoreFor(c Color) float64 {
+	switch {
+	case r == WhiteWins && c == White, r == BlackWins && c == Black:
+		return 1
+	case r == WhiteWins, r == BlackWins:
+		return 0
+	}
+	return 0.5
+}
+
 // String names the outcome as the notation's game states do (GameState's
 // names, which it takes so that they are written once): InProgress, Draw,
 // WhiteWins or BlackWins.

@@ -111,15 +111,7 @@ func (g *Game) start() *core.Game {
 
 // ResultFor returns the game's result for the player c: 1 won, 0.5 drawn,
 // 0 lost.
-func (g *Game) ResultFor(c core.Color) float64 {
-	switch {
-	case g.Result == core.Draw:
-		return 0.5
-	case (g.Result == core.WhiteWins) == (c == core.White):
-		return 1
-	}
-	return 0
-}
+func (g *Game) ResultFor(c core.Color) float64 { return g.Result.ScoreFor(c) }
 
 // resultCode returns the result byte of r, if r is a game's end.
 func resultCode(r core.Result) (byte, bool) {

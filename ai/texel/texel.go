@@ -37,7 +37,7 @@ func Collect(dst []Sample, g *core.Game, result core.Result, skip int) []Sample 
 			break
 		}
 		if r.Ply() >= skip && !queenAtRisk(r) {
-			s := Sample{Result: label(result, r.ToMove())}
+			s := Sample{Result: result.ScoreFor(r.ToMove())}
 			ai.Extract(r, &s.F)
 			dst = append(dst, s)
 		}
@@ -56,16 +56,6 @@ func queenAtRisk(g *core.Game) bool {
 	return false
 }
 
-// label returns the result of a game for the player c.
-func label(r core.Result, c core.Color) float64 {
-	switch {
-	case r == core.Draw:
-		return 0.5
-	case (r == core.WhiteWins) == (c == core.White):
-		return 1
-	}
-	return 0
-}
 
 // Weights are real-valued weights during the fit.
 type Weights [ai.NumFeatures]float64

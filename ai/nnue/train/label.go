@@ -32,7 +32,7 @@ func Label(games []Game, depth, skip int) Source {
 				}
 				if r.Ply() >= skip {
 					info := s.Search(context.Background(), r, ai.Limits{Depth: depth}, nil)
-					if !yield(r, info.Score, resultFor(gm.Result, r.ToMove())) {
+					if !yield(r, info.Score, gm.Result.ScoreFor(r.ToMove())) {
 						return nil
 					}
 				}
@@ -43,14 +43,3 @@ func Label(games []Game, depth, skip int) Source {
 	}
 }
 
-// resultFor returns the result r of a game for the player c: 1 won, 0.5
-// drawn, 0 lost.
-func resultFor(r core.Result, c core.Color) float64 {
-	switch {
-	case r == core.Draw:
-		return 0.5
-	case (r == core.WhiteWins) == (c == core.White):
-		return 1
-	}
-	return 0
-}
