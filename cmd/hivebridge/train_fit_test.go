@@ -85,14 +85,7 @@ func TestTrainFitWritesWeights(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nnue.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := readWeights(t, out)
 	if !strings.Contains(w.Note, "epoch") || w.Scale <= 0 {
 		t.Errorf("note %q, scale %d", w.Note, w.Scale)
 	}
@@ -140,14 +133,7 @@ func TestTrainFitReadsDataFiles(t *testing.T) {
 	if strings.Contains(log.String(), "scoring their positions") {
 		t.Errorf("searched a data file's positions again:\n%s", log.String())
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := nnue.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := readWeights(t, out)
 	var train, valid int
 	if _, err := fmt.Sscanf(w.Note[strings.Index(w.Note, ": ")+2:], "%d training, %d validation", &train, &valid); err != nil {
 		t.Fatalf("note %q: %v", w.Note, err)
@@ -155,4 +141,18 @@ func TestTrainFitReadsDataFiles(t *testing.T) {
 	if train+valid == 0 || train+valid > want || valid == 0 {
 		t.Errorf("%d training and %d validation positions of the sample's %d", train, valid, want)
 	}
+}
+
+// readWeights reads the weights file train fit wrote.
+func readWeights(t *testing.T, name string) *nnue.Weights {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := nnue.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
