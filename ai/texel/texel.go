@@ -56,7 +56,6 @@ func queenAtRisk(g *core.Game) bool {
 	return false
 }
 
-
 // Weights are real-valued weights during the fit.
 type Weights [ai.NumFeatures]float64
 

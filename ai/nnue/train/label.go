@@ -42,4 +42,3 @@ func Label(games []Game, depth, skip int) Source {
 		return nil
 	}
 }
-
