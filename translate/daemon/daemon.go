@@ -289,6 +289,10 @@ func (s *Server) Addrs() map[string]net.Addr {
 	return addrs
 }
 
+// Archived reports whether the daemon keeps its games (it was not given
+// --db none).
+func (s *Server) Archived() bool { return s.archive != nil }
+
 // Serve answers clients until ctx is done, then shuts down: it stops
 // accepting, lets commands in progress finish for the grace period,
 // closes every session and stops every engine, and returns nil. A
