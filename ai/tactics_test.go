@@ -56,7 +56,7 @@ func (t tactic) plies() int {
 }
 
 // TestTactics searches every position of the suite at its fixed depth on
-// one thread: a win in N plies must be found at depth N, scored as a win
+// one thread, with each evaluation: a win in N plies must be found at depth N, scored as a win
 // in exactly N plies, with a move that forces it; a lone saving move must
 // be found at depth 2.
 func TestTactics(t *testing.T) {
@@ -87,14 +87,20 @@ func TestTactics(t *testing.T) {
 		if tc.kind != "win5" && !slices.Equal(names(g, truth), tc.solutions) {
 			t.Errorf("%s #%d: the exhaustive search now finds %v, the suite says %v", tc.kind, i, names(g, truth), tc.solutions)
 		}
-		info := ai.New(1, 16).Search(context.Background(), g, ai.Limits{Depth: tc.plies()}, nil)
-		move := uhp.FormatMove(info.Move, g)
-		if !slices.Contains(tc.solutions, move) {
-			t.Errorf("%s #%d (line %d): played %s, want one of %v\n%s", tc.kind, i, i+2, move, tc.solutions, tc.position)
-			continue
-		}
-		if tc.kind != "save" && info.Score != ai.MateScore-tc.plies() {
-			t.Errorf("%s #%d: score %d, want a win in %d plies (%d)", tc.kind, i, info.Score, tc.plies(), ai.MateScore-tc.plies())
+		for _, eval := range []string{ai.EvalLinear, ai.EvalNNUE} {
+			s := ai.New(1, 16)
+			if err := s.SetEval(eval); err != nil {
+				t.Fatal(err)
+			}
+			info := s.Search(context.Background(), g, ai.Limits{Depth: tc.plies()}, nil)
+			move := uhp.FormatMove(info.Move, g)
+			if !slices.Contains(tc.solutions, move) {
+				t.Errorf("%s #%d (line %d), %s: played %s, want one of %v\n%s", tc.kind, i, i+2, eval, move, tc.solutions, tc.position)
+				continue
+			}
+			if tc.kind != "save" && info.Score != ai.MateScore-tc.plies() {
+				t.Errorf("%s #%d, %s: score %d, want a win in %d plies (%d)", tc.kind, i, eval, info.Score, tc.plies(), ai.MateScore-tc.plies())
+			}
 		}
 	}
 }
