@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,4 +116,63 @@ func benchmarkWriter(b *testing.B, db string, games int) {
 func benchGameString(moves []string) string {
 	gs, _ := gameStringAfter("Base;NotStarted;White[1]", moves)
 	return gs
+}
+
+// BenchmarkEnds is the writer under games that end quickly: games in
+// flight at once (1, 100, 1,000), each a session that plays games of
+// benchEndPlies real moves (so that each end is indexed for the explorer),
+// settling each move and the end as a session's next command waits for
+// them, one game after the other. It reports the games ended a second (go
+// test -bench Ends -run ^$ ./translate/archive).
+func BenchmarkEnds(b *testing.B) {
+	openings := readOpenings(b)
+	for _, games := range []int{1, 100, 1000} {
+		b.Run("sqlite/games="+strconv.Itoa(games), func(b *testing.B) {
+			benchmarkEnds(b, filepath.Join(b.TempDir(), "games.db"), games, openings)
+		})
+	}
+	for _, games := range []int{1, 100, 1000} {
+		b.Run("postgres/games="+strconv.Itoa(games), func(b *testing.B) {
+			benchmarkEnds(b, pgtest.Start(b).URL, games, openings)
+		})
+	}
+}
+
+// benchEndPlies is the length of each game BenchmarkEnds plays: a game
+// that ends quickly, all of it in the explorer.
+const benchEndPlies = 8
+
+func benchmarkEnds(b *testing.B, db string, games int, openings [][]string) {
+	s, err := Open(context.Background(), db, "serve")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	k := NewKeeper(s, KeeperConfig{})
+	defer k.Close()
+	per := max(1, b.N/games)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for g := range games {
+		n := per
+		if g == 0 {
+			n += max(0, b.N-per*games)
+		}
+		wg.Go(func() {
+			for i := range n {
+				moves, result := benchGame(openings, g*n+i)
+				moves = moves[:benchEndPlies]
+				r := k.Begin("bench", "Base+MLP", "Base+MLP;NotStarted;White[1]", nil, Viewer, Players{})
+				for _, m := range moves {
+					r.Played(m, Viewer)
+					r.Settle()
+				}
+				gs, _ := gameStringAfter("Base+MLP;NotStarted;White[1]", moves)
+				r.Ended(End{Result: result, How: "state", At: time.Now()}, strings.Replace(gs, ";InProgress;", ";"+result+";", 1))
+				r.Settle()
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(max(b.N, per*games))/time.Since(start).Seconds(), "ends/s")
 }
