@@ -252,8 +252,9 @@ func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool)
 	return errs, false, tx.Commit()
 }
 
-// runTogether runs the writes of batch in tx: the starts and the additions
-// of moves together (addAll), the others each alone, the writes of one game
+// runTogether runs the writes of batch in tx: the starts, the additions
+// of moves and the synced ends together (addAll), the others each alone,
+// the writes of one game
 // in the order they came. It returns the first error and the index of the write
 // that failed (for additions, the first of those run with it).
 func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp) (int, error) {
