@@ -254,9 +254,9 @@ func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool)
 
 // runTogether runs the writes of batch in tx: the starts, the additions
 // of moves and the synced ends together (addAll), the others each alone,
-// the writes of one game
-// in the order they came. It returns the first error and the index of the write
-// that failed (for additions, the first of those run with it).
+// the writes of one game in the order they came. It returns the first
+// error and the index of the write that failed (for those run together,
+// the first of them).
 func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp) (int, error) {
 	var (
 		group   []*writeOp // starts and additions not run yet, one a game
