@@ -177,3 +177,82 @@ func benchmarkEnds(b *testing.B, db string, games int, openings [][]string) {
 	wg.Wait()
 	b.ReportMetric(float64(max(b.N, per*games))/time.Since(start).Seconds(), "ends/s")
 }
+
+// BenchmarkEndBatch is the writer's transaction of benchEndBatch games'
+// ends, each adding the game's last move and indexing its benchEndPlies
+// plies: run together (addAll), or each alone as the writer ran them
+// before it ran ends together (go test -bench EndBatch -run ^$
+// ./translate/archive). It reports the time of one end.
+func BenchmarkEndBatch(b *testing.B) {
+	openings := readOpenings(b)
+	for _, db := range []string{"sqlite", "postgres"} {
+		for _, together := range []bool{true, false} {
+			b.Run(db+"/together="+strconv.FormatBool(together), func(b *testing.B) {
+				name := filepath.Join(b.TempDir(), "games.db")
+				if db == "postgres" {
+					name = pgtest.Start(b).URL
+				}
+				benchmarkEndBatch(b, name, together, openings)
+			})
+		}
+	}
+}
+
+// benchEndBatch is how many ends BenchmarkEndBatch commits in a
+// transaction: the ends of a few seconds at a thousand sessions.
+const benchEndBatch = 100
+
+func benchmarkEndBatch(b *testing.B, db string, together bool, openings [][]string) {
+	st, err := Open(context.Background(), db, "serve")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := st.(*sqlStore)
+	const from = "Base+MLP;NotStarted;White[1]"
+	for i := range b.N {
+		b.StopTimer()
+		starts := make([]*writeOp, benchEndBatch)
+		games := make([][]Move, benchEndBatch)
+		results := make([]string, benchEndBatch)
+		for j := range starts {
+			texts, result := benchGame(openings, i*benchEndBatch+j)
+			for ply, text := range texts[:benchEndPlies] {
+				games[j] = append(games[j], Move{Ply: ply, Text: text, By: Viewer, At: time.Now()})
+			}
+			gs, _ := gameStringAfter(from, texts[:benchEndPlies-1])
+			starts[j] = s.startOp(Start{Key: strconv.Itoa(i*benchEndBatch + j), Source: "bench", GameType: "Base+MLP",
+				White: Viewer, Black: "native", Started: time.Now(), GameString: gs, Moves: games[j][:benchEndPlies-1]})
+			starts[j].done, results[j] = make(chan error, 1), result
+		}
+		s.commit(starts)
+		ends := make([]*writeOp, benchEndBatch)
+		for j, op := range starts {
+			if err := <-op.done; err != nil {
+				b.Fatal(err)
+			}
+			texts := make([]string, benchEndPlies)
+			for k, m := range games[j] {
+				texts[k] = m.Text
+			}
+			gs, _ := gameStringAfter(from, texts)
+			end := End{Result: results[j], How: "state", At: time.Now()}
+			ends[j] = s.updateOp(op.id, Change{From: benchEndPlies - 1, Moves: games[j][benchEndPlies-1:],
+				GameString: strings.Replace(gs, ";InProgress;", ";"+results[j]+";", 1), End: &end, Synced: true})
+			ends[j].done = make(chan error, 1)
+			if !together {
+				ends[j].added = nil
+			}
+		}
+		b.StartTimer()
+		s.commit(ends)
+		b.StopTimer()
+		for _, op := range ends {
+			if err := <-op.done; err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchEndBatch), "ns/end")
+}
