@@ -131,6 +131,14 @@ type Change struct {
 	// no move from ply From on (its last write succeeded and nothing was
 	// taken back since).
 	Append bool
+	// Synced says the archive holds the game's moves before ply From and
+	// none from it on (the game's last write succeeded and nothing was
+	// taken back since), as for Append. An end so written is a game's
+	// usual last write, which a store runs together with other games'
+	// ends: Moves added after From without deleting first, the row and
+	// the explorer written for all of them at once. A store may ignore
+	// it; a change without it is written whatever the archive holds.
+	Synced bool
 }
 
 // Outcome is a finished game between two players, for ratings.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,4 +116,143 @@ func benchmarkWriter(b *testing.B, db string, games int) {
 func benchGameString(moves []string) string {
 	gs, _ := gameStringAfter("Base;NotStarted;White[1]", moves)
 	return gs
+}
+
+// BenchmarkEnds is the writer under games that end quickly: games in
+// flight at once (1, 100, 1,000), each a session that plays games of
+// benchEndPlies real moves (so that each end is indexed for the explorer),
+// settling each move and the end as a session's next command waits for
+// them, one game after the other. It reports the games ended a second (go
+// test -bench Ends -run ^$ ./translate/archive).
+func BenchmarkEnds(b *testing.B) {
+	openings := readOpenings(b)
+	for _, games := range []int{1, 100, 1000} {
+		b.Run("sqlite/games="+strconv.Itoa(games), func(b *testing.B) {
+			benchmarkEnds(b, filepath.Join(b.TempDir(), "games.db"), games, openings)
+		})
+	}
+	for _, games := range []int{1, 100, 1000} {
+		b.Run("postgres/games="+strconv.Itoa(games), func(b *testing.B) {
+			benchmarkEnds(b, pgtest.Start(b).URL, games, openings)
+		})
+	}
+}
+
+// benchEndPlies is the length of each game BenchmarkEnds plays: a game
+// that ends quickly, all of it in the explorer.
+const benchEndPlies = 8
+
+func benchmarkEnds(b *testing.B, db string, games int, openings [][]string) {
+	s, err := Open(context.Background(), db, "serve")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	k := NewKeeper(s, KeeperConfig{})
+	defer k.Close()
+	b.ResetTimer() // the server's start and the migrations left out
+	per := max(1, b.N/games)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for g := range games {
+		n := per
+		if g == 0 {
+			n += max(0, b.N-per*games)
+		}
+		wg.Go(func() {
+			for i := range n {
+				moves, result := benchGame(openings, g*n+i)
+				moves = moves[:benchEndPlies]
+				r := k.Begin("bench", "Base+MLP", "Base+MLP;NotStarted;White[1]", nil, Viewer, Players{})
+				for _, m := range moves {
+					r.Played(m, Viewer)
+					r.Settle()
+				}
+				gs, _ := gameStringAfter("Base+MLP;NotStarted;White[1]", moves)
+				r.Ended(End{Result: result, How: "state", At: time.Now()}, strings.Replace(gs, ";InProgress;", ";"+result+";", 1))
+				r.Settle()
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(max(b.N, per*games))/time.Since(start).Seconds(), "ends/s")
+}
+
+// BenchmarkEndBatch is the writer's transaction of benchEndBatch games'
+// ends, each adding the game's last move and indexing its benchEndPlies
+// plies: run together (addAll), or each alone as the writer ran them
+// before it ran ends together (go test -bench EndBatch -run ^$
+// ./translate/archive). It reports the time of one end.
+func BenchmarkEndBatch(b *testing.B) {
+	openings := readOpenings(b)
+	for _, db := range []string{"sqlite", "postgres"} {
+		for _, together := range []bool{true, false} {
+			b.Run(db+"/together="+strconv.FormatBool(together), func(b *testing.B) {
+				name := filepath.Join(b.TempDir(), "games.db")
+				if db == "postgres" {
+					name = pgtest.Start(b).URL
+				}
+				benchmarkEndBatch(b, name, together, openings)
+			})
+		}
+	}
+}
+
+// benchEndBatch is how many ends BenchmarkEndBatch commits in a
+// transaction: the ends of a few seconds at a thousand sessions.
+const benchEndBatch = 100
+
+func benchmarkEndBatch(b *testing.B, db string, together bool, openings [][]string) {
+	st, err := Open(context.Background(), db, "serve")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := st.(*sqlStore)
+	const from = "Base+MLP;NotStarted;White[1]"
+	for i := range b.N {
+		b.StopTimer()
+		starts := make([]*writeOp, benchEndBatch)
+		games := make([][]Move, benchEndBatch)
+		results := make([]string, benchEndBatch)
+		for j := range starts {
+			texts, result := benchGame(openings, i*benchEndBatch+j)
+			for ply, text := range texts[:benchEndPlies] {
+				games[j] = append(games[j], Move{Ply: ply, Text: text, By: Viewer, At: time.Now()})
+			}
+			gs, _ := gameStringAfter(from, texts[:benchEndPlies-1])
+			starts[j] = s.startOp(Start{Key: strconv.Itoa(i*benchEndBatch + j), Source: "bench", GameType: "Base+MLP",
+				White: Viewer, Black: "native", Started: time.Now(), GameString: gs, Moves: games[j][:benchEndPlies-1]})
+			starts[j].done, results[j] = make(chan error, 1), result
+		}
+		s.commit(starts)
+		ends := make([]*writeOp, benchEndBatch)
+		for j, op := range starts {
+			if err := <-op.done; err != nil {
+				b.Fatal(err)
+			}
+			texts := make([]string, benchEndPlies)
+			for k, m := range games[j] {
+				texts[k] = m.Text
+			}
+			gs, _ := gameStringAfter(from, texts)
+			end := End{Result: results[j], How: "state", At: time.Now()}
+			ends[j] = s.updateOp(op.id, Change{From: benchEndPlies - 1, Moves: games[j][benchEndPlies-1:],
+				GameString: strings.Replace(gs, ";InProgress;", ";"+results[j]+";", 1), End: &end, Synced: true})
+			ends[j].done = make(chan error, 1)
+			if !together {
+				ends[j].added = nil
+			}
+		}
+		b.StartTimer()
+		s.commit(ends)
+		b.StopTimer()
+		for _, op := range ends {
+			if err := <-op.done; err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchEndBatch), "ns/end")
 }

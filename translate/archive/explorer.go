@@ -270,23 +270,52 @@ func (s *sqlStore) ExplorerGames(ctx context.Context, position uint64, move core
 	return ids, rows.Err()
 }
 
-// indexGame indexes a game as its end is written, unless the explorer
-// has it already: a write tried again whose first try was committed
-// unheard of, which indexed the same moves.
-func (d dialect) indexGame(ctx context.Context, tx *sql.Tx, g indexedGame) error {
-	if g.result < 0 || len(g.rows) == 0 {
-		return nil
+// indexAll indexes games as their ends are written, those the explorer
+// does not have already: an end tried again whose first try was committed
+// unheard of indexed the same moves, and would count them twice. Which
+// games the explorer has is one query for all of them (of at most
+// dialect.rows games), not one a game: the writer indexes the ends of a
+// transaction together.
+func (d dialect) indexAll(ctx context.Context, tx *sql.Tx, games []indexedGame) error {
+	var (
+		fresh []indexedGame
+		ids   [][]any
+	)
+	for _, g := range games {
+		if g.result >= 0 && len(g.rows) > 0 {
+			fresh, ids = append(fresh, g), append(ids, []any{g.id})
+		}
 	}
-	var one int
-	switch err := tx.QueryRowContext(ctx, d.rebind(`SELECT 1 FROM explorer WHERE game = ? LIMIT 1`), g.id).Scan(&one); err {
-	case nil:
-		return nil
-	case sql.ErrNoRows:
-		return d.index(ctx, tx, []indexedGame{g})
-	default:
-		return err
+	had := map[int64]bool{}
+	for len(ids) > 0 {
+		n := min(len(ids), d.rows(idColumns()))
+		with, args := d.with("v", idColumns(), ids[:n])
+		rows, err := tx.QueryContext(ctx, with+` SELECT game FROM v WHERE EXISTS (SELECT 1 FROM explorer WHERE explorer.game = v.game)`, args...)
+		if err != nil {
+			return fmt.Errorf("finding the games the explorer has: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			had[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		ids = ids[n:]
 	}
+	if len(had) > 0 {
+		fresh = slices.DeleteFunc(fresh, func(g indexedGame) bool { return had[g.id] })
+	}
+	return d.index(ctx, tx, fresh)
 }
+
+// idColumns are the columns of a list of games' ids.
+func idColumns() []column { return []column{{"game", "bigint"}} }
 
 // indexArchived indexes the finished games already in the archive, in
 // the migration that makes the explorer's tables: a thousand games at a

@@ -587,7 +587,7 @@ func (r *Recorder) flush(end *End) bool {
 				return nil
 			}
 		}
-		c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, kept)}
+		c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, kept), Synced: r.synced}
 		if !c.Append {
 			c.GameString, c.End = r.gameStringNow(), end
 		}

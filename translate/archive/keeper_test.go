@@ -315,3 +315,59 @@ func TestKeeperOnStart(t *testing.T) {
 		}
 	}
 }
+
+// endsSeen is a flaky store that notes whether each end it is given is
+// synced (Change.Synced).
+type endsSeen struct {
+	flaky
+	mu     sync.Mutex
+	synced map[int64]bool
+}
+
+func (e *endsSeen) Update(ctx context.Context, id int64, c Change) error {
+	if c.End != nil {
+		e.mu.Lock()
+		e.synced[id] = c.Synced
+		e.mu.Unlock()
+	}
+	return e.flaky.Update(ctx, id, c)
+}
+
+// TestRecorderEndSynced: a game's end is written as synced, the writer
+// then adding its moves without deleting any first, only when the
+// archive holds the game's moves so far and none after: after a move's
+// write that succeeded, or an undo's; not after a write that failed, which
+// may have been committed all the same.
+func TestRecorderEndSynced(t *testing.T) {
+	store := &endsSeen{flaky: flaky{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}, synced: map[int64]bool{}}
+	k := NewKeeper(store, KeeperConfig{Pause: time.Millisecond, Backoff: time.Millisecond, Attempts: 1})
+	defer k.Close()
+	play := func(failing bool) *Recorder {
+		r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: Viewer, Black: "native"})
+		r.Played("wS1", Viewer)
+		r.Settle()
+		store.down.Store(failing)
+		r.Played("bS1 wS1-", "native")
+		r.Settle()
+		store.down.Store(false)
+		return r
+	}
+	moved, failed, undone := play(false), play(true), play(false)
+	waitFor(t, 5*time.Second, "the pause after the failed write to end", func() bool { return !k.paused() })
+	undone.Undone(1, "Base;InProgress;Black[1];wS1")
+	for _, r := range []*Recorder{moved, failed, undone} {
+		r.Ended(End{How: "disconnect"}, r.gameStringNow())
+		r.Settle()
+	}
+	for _, c := range []struct {
+		name  string
+		r     *Recorder
+		want  bool
+		plies int
+	}{{"after a move", moved, true, 2}, {"after a failed write", failed, false, 2}, {"after an undo", undone, true, 1}} {
+		g, err := store.Get(context.Background(), c.r.ID())
+		if got := store.synced[c.r.ID()]; got != c.want || err != nil || g.Plies != c.plies || len(g.Moves) != c.plies || g.Status != Finished {
+			t.Errorf("the end %s: synced %v, want %v; archived %d plies, %d moves, %s, %v; want %d", c.name, got, c.want, g.Plies, len(g.Moves), g.Status, err, c.plies)
+		}
+	}
+}

@@ -168,9 +168,9 @@ func TestBatchWithARefusedWrite(t *testing.T) {
 		twice := played
 		twice.Moves = []Move{wS1, wS1}
 		batch := []*writeOp{
-			{run: s.update(ids[0], played), done: make(chan error, 1)},
-			{run: s.update(ids[1], twice), done: make(chan error, 1)},
-			{run: s.update(ids[2], played), done: make(chan error, 1)},
+			{run: s.updateOp(ids[0], played).run, done: make(chan error, 1)},
+			{run: s.updateOp(ids[1], twice).run, done: make(chan error, 1)},
+			{run: s.updateOp(ids[2], played).run, done: make(chan error, 1)},
 		}
 		s.commit(batch)
 		for i, op := range batch {

@@ -123,15 +123,20 @@ func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves 
 func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 	// The game's start has been committed before the first of its
 	// updates, and the writer runs its updates in the order they came.
-	op := &writeOp{run: s.update(id, c), game: id}
+	op := &writeOp{game: id}
 	if c.Append {
 		op.run, op.added = s.add(id, c), additionOf(c)
+	} else {
+		op = s.updateOp(id, c)
 	}
 	return s.inTx(ctx, op)
 }
 
-// update returns the write of Update.
-func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.Tx) error {
+// updateOp returns the write of Update for a change that is not an
+// addition (Change.Append): run alone (update), and, for an end that only
+// adds moves (Change.Synced), as an addition that ends the game, which
+// the writer runs together with the others of its transaction (addAll).
+func (s *sqlStore) updateOp(id int64, c Change) *writeOp {
 	c, plies := storableChange(c)
 	// A game that ends finished with a result is indexed for the
 	// explorer; its moves are read here, in the caller's goroutine,
@@ -143,6 +148,19 @@ func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.
 			indexed.rows = explorerRowsOfGameString(c.GameString)
 		}
 	}
+	op := &writeOp{game: id, run: s.update(id, c, plies, indexed)}
+	if c.End != nil && c.Synced {
+		op.added = &addition{moves: c.Moves, white: c.White, black: c.Black,
+			end: &ending{gameString: c.GameString, plies: plies, end: *c.End, indexed: indexed}}
+	}
+	return op
+}
+
+// update returns the write of a storable change c alone: the moves from
+// ply From on replaced, the row brought up to date (the game then holds
+// plies), and the game indexed for the explorer when it ends with a
+// result (indexed).
+func (s *sqlStore) update(id int64, c Change, plies int, indexed indexedGame) func(ctx context.Context, tx *sql.Tx) error {
 	return func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
 			return err
@@ -170,7 +188,7 @@ func (s *sqlStore) update(id int64, c Change) func(ctx context.Context, tx *sql.
 		if n, err := res.RowsAffected(); err == nil && n != 1 {
 			return fmt.Errorf("game %d: %w", id, ErrNotFound)
 		}
-		return s.d.indexGame(ctx, tx, indexed)
+		return s.d.indexAll(ctx, tx, []indexedGame{indexed})
 	}
 }
 

@@ -110,9 +110,9 @@ func TestBatchWithAFailingWrite(t *testing.T) {
 				White: Viewer, Black: "native", GameString: "Base;InProgress;Black[1];wS1"}
 		}
 		batch := []*writeOp{
-			{run: s.update(ids[0], played(ids[0])), done: make(chan error, 1)},
-			{run: s.update(ids[1]+100, played(ids[1]+100)), done: make(chan error, 1)},
-			{run: s.update(ids[1], played(ids[1])), done: make(chan error, 1)},
+			{run: s.updateOp(ids[0], played(ids[0])).run, done: make(chan error, 1)},
+			{run: s.updateOp(ids[1]+100, played(ids[1]+100)).run, done: make(chan error, 1)},
+			{run: s.updateOp(ids[1], played(ids[1])).run, done: make(chan error, 1)},
 		}
 		s.commit(batch)
 		for i, op := range batch {

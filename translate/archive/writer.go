@@ -52,8 +52,9 @@ type writeOp struct {
 	// known yet): the writes of one game run in the order they came.
 	game int64
 	// added, when not nil, is what run writes when the write only adds
-	// moves to a game (Change.Append), a move's usual write: the writer
-	// runs all of those of a transaction in one statement.
+	// moves to a game (Change.Append), a move's usual write, or adds
+	// moves and ends it (Change.Synced), a game's usual end: the writer
+	// runs all of those of a transaction together (addAll).
 	added *addition
 	// start, when not nil, is what run writes when the write starts a
 	// game (storable): the writer runs the starts of a transaction that
@@ -68,10 +69,22 @@ type writeOp struct {
 }
 
 // addition is a write that adds moves to a game (Change.Append), and
-// names its players when white and black are not empty.
+// names its players when white and black are not empty; and ends it when
+// end is not nil.
 type addition struct {
 	moves        []Move
 	white, black string
+	end          *ending
+}
+
+// ending is what the end of a game written as an addition sets in the
+// game's row besides its players: its GameString and plies, how it
+// ended; and the game as the explorer indexes it.
+type ending struct {
+	gameString string
+	plies      int
+	end        End
+	indexed    indexedGame
 }
 
 // patientKey marks the context of a write nobody waits for.
@@ -239,10 +252,11 @@ func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool)
 	return errs, false, tx.Commit()
 }
 
-// runTogether runs the writes of batch in tx: the starts and the additions
-// of moves together (addAll), the others each alone, the writes of one game
-// in the order they came. It returns the first error and the index of the write
-// that failed (for additions, the first of those run with it).
+// runTogether runs the writes of batch in tx: the starts, the additions
+// of moves and the synced ends together (addAll), the others each alone,
+// the writes of one game in the order they came. It returns the first
+// error and the index of the write that failed (for those run together,
+// the first of them).
 func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp) (int, error) {
 	var (
 		group   []*writeOp // starts and additions not run yet, one a game
@@ -306,20 +320,27 @@ func (d dialect) rows(columns []column) int {
 }
 
 // addAll runs additions of moves to games, one a game, in one statement
-// for all their moves and one for the players named (each of at most
-// dialect.rows rows): SQLite parses a statement
+// for all their moves, one for the players named and one for the rows of
+// the games they end (each of at most dialect.rows rows), then indexes
+// the games ended for the explorer, all at once: SQLite parses a statement
 // again at each execution (modernc's driver prepares even a database/sql
 // prepared statement again at every Exec, so preparing saves nothing: a
 // profile at 10,000 sessions showed it), and PostgreSQL answers each in a
 // round trip of its own, so that a statement a move costs a busy archive
 // more than the work it does. A game that is not archived fails the statement (its
-// moves' foreign key): the batch then runs again, each write alone.
+// moves' foreign key), or is one row fewer than the games named or ended
+// (ErrNotFound); a move the archive holds already (an end tried again
+// whose first try was committed unheard of) fails the moves' key: the
+// batch then runs again, each write alone.
 func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) error {
 	alone, err := s.startAll(ctx, tx, group)
 	if err != nil {
 		return err
 	}
-	var moves, named [][]any
+	var (
+		moves, named, ended [][]any
+		indexed             []indexedGame
+	)
 	for _, op := range group {
 		if op.start != nil {
 			if !alone[op] {
@@ -332,7 +353,11 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		for _, m := range op.added.moves {
 			moves = append(moves, []any{op.game, int64(m.Ply), m.Text, m.By, ms(m.At)})
 		}
-		if op.added.white != "" || op.added.black != "" {
+		if e := op.added.end; e != nil {
+			ended = append(ended, []any{op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
+				e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black})
+			indexed = append(indexed, e.indexed)
+		} else if op.added.white != "" || op.added.black != "" {
 			named = append(named, []any{op.game, op.added.white, op.added.black})
 		}
 	}
@@ -358,7 +383,21 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 		moves = moves[n:]
 	}
-	return nil
+	for len(ended) > 0 {
+		n := min(len(ended), s.d.rows(endColumns()))
+		with, args := s.d.with("v", endColumns(), ended[:n])
+		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
+			black = COALESCE(NULLIF(v.black, ''), games.black), game_string = v.game_string, plies = v.plies,
+			status = v.status, ended_ms = v.ended_ms, result = v.result, how = v.how, reason = v.reason FROM v WHERE games.id = v.id`, args...)
+		if err != nil {
+			return err
+		}
+		if got, err := res.RowsAffected(); err == nil && got != int64(n) {
+			return fmt.Errorf("%d of %d games to end: %w", got, n, ErrNotFound)
+		}
+		ended = ended[n:]
+	}
+	return s.d.indexAll(ctx, tx, indexed)
 }
 
 // startAll inserts the rows of the starts of group in one statement (of
@@ -430,6 +469,12 @@ func movesColumns() []column {
 // namesColumns are those that name a game's players.
 func namesColumns() []column {
 	return []column{{"id", "bigint"}, {"white", "text"}, {"black", "text"}}
+}
+
+// endColumns are those of a game's row that its end sets.
+func endColumns() []column {
+	return []column{{"id", "bigint"}, {"game_string", "text"}, {"plies", "integer"}, {"status", "text"}, {"ended_ms", "bigint"},
+		{"result", "text"}, {"how", "text"}, {"reason", "text"}, {"white", "text"}, {"black", "text"}}
 }
 
 // startColumns are those of a game's row at its start.
