@@ -135,10 +135,13 @@ func (s *Searcher) SetHashMB(mb int) {
 // The static evaluations a Searcher can use (SetEval).
 const (
 	// EvalLinear is the hand-tuned linear evaluation (Evaluate), the
-	// default.
+	// default of a Searcher (New): the search-tree pin test
+	// (TestSearchTreeUnchanged) guards the search with it, so that a
+	// new network leaves the pinned trees as they are.
 	EvalLinear = "linear"
 	// EvalNNUE is the learned network the binary carries
-	// (nnue.Default).
+	// (nnue.Default), the stronger in matches (docs/strength.md): the
+	// native engine (translate.Native) sets it by default.
 	EvalNNUE = "nnue"
 )
 
