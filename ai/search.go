@@ -725,13 +725,20 @@ func (w *worker) principalVariation(first core.Move, depth int) []core.Move {
 // avoidImmediateLoss makes sure, when depth 2 did not complete, that the
 // chosen move does not let the opponent win at once when another move
 // would not: it tries the moves in their depth-1 order and takes the first
-// that is safe.
+// that is safe. A move that ends the game is safe unless it loses it (a
+// move that surrounds the mover's own Queen leaves the opponent no winning
+// reply only because the game is already lost), so that in a lost
+// position the move depth 1 chose and reported is kept.
 func (r *rootSearch) avoidImmediateLoss() {
 	w := r.w
 	var list core.MoveList
+	loses := winFor(w.g.ToMove().Other())
 	safe := func(m core.Move) bool {
 		w.play(m)
 		defer w.undo()
+		if w.g.Over() {
+			return w.g.Result() != loses
+		}
 		return !winsNow(w.g, &list)
 	}
 	if safe(r.best.Move) {
