@@ -30,18 +30,18 @@ const defaultHashMB = 64
 // position has legal moves (a search asked for more gives them all).
 const maxMultiPV = 256
 
-// defaultEval is the native engine's static evaluation by default: the
+// DefaultEval is the native engine's static evaluation by default: the
 // learned network, which played stronger than the linear evaluation in
 // matches (docs/strength.md). The ai package's own default (ai.New) stays
 // linear, since the search-tree pin test (ai/tree_test.go) guards the
 // search with it; the engine plays the stronger evaluation.
-const defaultEval = ai.EvalNNUE
+const DefaultEval = ai.EvalNNUE
 
 // NewNative returns the native engine with one thread, the default table
-// size, the default evaluation (defaultEval) and one line.
+// size, the default evaluation (DefaultEval) and one line.
 func NewNative() *Native {
 	n := &Native{s: ai.New(1, defaultHashMB)}
-	if err := n.s.SetEval(defaultEval); err != nil {
+	if err := n.s.SetEval(DefaultEval); err != nil {
 		panic("translate: the native engine's default evaluation: " + err.Error())
 	}
 	n.multiPV.Store(1)
@@ -60,7 +60,7 @@ func NewNative() *Native {
 		// binary carries (issue 28), the default, or the hand-tuned
 		// linear one, kept to compare the two in matches and because
 		// the search-tree pin test (ai/tree_test.go) pins its tree.
-		{Name: "Eval", Type: engine.EnumOption, Default: defaultEval, Choices: []string{ai.EvalLinear, ai.EvalNNUE}, Apply: func(v string) error {
+		{Name: "Eval", Type: engine.EnumOption, Default: DefaultEval, Choices: []string{ai.EvalLinear, ai.EvalNNUE}, Apply: func(v string) error {
 			return n.s.SetEval(v)
 		}},
 		// MultiPV, as UCI engines call it: the best N moves, each
