@@ -1,8 +1,9 @@
 // Package ai is hivebridge's native Hive engine: a static evaluation built
 // on Queen pressure and piece mobility, linear in named features whose
 // weights are fitted to game results (Evaluate, Extract, weights.go), or,
-// when asked (SetEval), a learned network whose accumulators follow every
-// move the search plays and takes back (package nnue), and
+// when asked (SetEval; the native engine of package translate asks by
+// default), a learned network whose accumulators follow every move the
+// search plays and takes back (package nnue), and
 // an iterative deepening search over a lock-free transposition table shared
 // by its threads (Searcher): principal variation search with aspiration
 // windows, null move, reverse futility, late-move reductions and pruning

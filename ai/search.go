@@ -135,10 +135,13 @@ func (s *Searcher) SetHashMB(mb int) {
 // The static evaluations a Searcher can use (SetEval).
 const (
 	// EvalLinear is the hand-tuned linear evaluation (Evaluate), the
-	// default.
+	// default of a Searcher (New): the search-tree pin test
+	// (TestSearchTreeUnchanged) guards the search with it, so that a
+	// new network leaves the pinned trees as they are.
 	EvalLinear = "linear"
 	// EvalNNUE is the learned network the binary carries
-	// (nnue.Default).
+	// (nnue.Default), the stronger in matches (docs/strength.md): the
+	// native engine (translate.Native) sets it by default.
 	EvalNNUE = "nnue"
 )
 
@@ -722,13 +725,20 @@ func (w *worker) principalVariation(first core.Move, depth int) []core.Move {
 // avoidImmediateLoss makes sure, when depth 2 did not complete, that the
 // chosen move does not let the opponent win at once when another move
 // would not: it tries the moves in their depth-1 order and takes the first
-// that is safe.
+// that is safe. A move that ends the game is safe unless it loses it (a
+// move that surrounds the mover's own Queen leaves the opponent no winning
+// reply only because the game is already lost), so that in a lost
+// position the move depth 1 chose and reported is kept.
 func (r *rootSearch) avoidImmediateLoss() {
 	w := r.w
 	var list core.MoveList
+	loses := winFor(w.g.ToMove().Other())
 	safe := func(m core.Move) bool {
 		w.play(m)
 		defer w.undo()
+		if w.g.Over() {
+			return w.g.Result() != loses
+		}
 		return !winsNow(w.g, &list)
 	}
 	if safe(r.best.Move) {

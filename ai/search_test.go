@@ -22,6 +22,10 @@ const (
 	// threat: White threatens to surround the Black Queen, and exactly
 	// one of Black's 48 moves leaves White no winning reply.
 	threat = `Base;InProgress;Black[32];wS1;bG1 /wS1;wG1 wS1/;bG2 -bG1;wS2 wG1\;bQ bG2\;wQ wS2\;bG3 bG1\;wB1 -wG1;bS1 \bG2;wA1 \wG1;bB1 \bS1;wA1 /bS1;bS2 \bB1;wA2 wS2/;bQ wA1\;wA1 wA2/;bA1 /bQ;wA1 /bS2;bA2 bB1/;wB2 \wA2;bA1 -wB2;wQ wS1\;bB2 bQ\;wB2 wG1;bA2 -wA1;wA2 bB1/;bA1 /bG3;wA2 bB2\;bA1 /bB2;wA2 /bA1;bA2 \wB1;wA1 \bA2;bA3 bG2\;wA1 /bQ;bA2 /wA1;wA1 wS2/;bS2 /bS1;wB2 wB1;bA2 wA1\;wA2 wS2\;bA1 /bS2;wA2 bA2-;bB1 -wB2;wA2 -bA1;bG2 bA1\;wQ bG3-;bA2 wA1/;wA2 \bA2;bA1 -wA2;wB2 /bA1;bA2 -bB1;wA1 /bS2;bG1 bG3\;wA3 wS2-;bA2 wA2/;wA3 -bS1;bA2 -wA1;wA3 wS2-;bA2 bB2\;wA2 wA3-;bA1 /bG2;wA2 wQ-`
+	// lost: every move of Black's lets White surround the Black Queen at
+	// once, and some surround it themselves (from a match of the native
+	// engine, depth 2 against depth 1).
+	lost = `Base;InProgress;Black[22];wA1;bS1 /wA1;wQ wA1-;bQ bS1\;wS1 \wA1;bB1 -bS1;wS1 -bB1;bB2 bB1\;wS2 \wA1;bB2 wS1\;wS1 bB2\;bA1 -bB1;wS1 bQ\;bA1 wQ/;wB1 /wS1;bA2 bB2\;wB2 wS1-;bA2 wQ\;wB1 /bQ;bA3 -bB1;wB2 /bA2;bA3 -bA1;wS2 bA1/;bA3 \wA1;wG1 wB1\;bS2 -bB1;wG2 /wB1;bS2 bB2\;wB2 bQ;bB1 bS1;wB2 bB1;bA3 -bA1;wG1 /bA2;bA3 \wA1;wA2 wB1\;bG1 /bB2;wA2 bA2-;bG1 wG1\;wG3 wB1\;bG2 /bB2;wG3 /wB2`
 	// oneMove: Black has a single legal move.
 	oneMove = `Base;InProgress;Black[13];wS1;bS1 \wS1;wA1 /wS1;bB1 bS1/;wA2 wS1-;bQ bB1-;wQ /wA1;bB2 -bB1;wS2 wQ\;bS2 -bB2;wA2 wS2-;bA1 \bS2;wA2 wA1\;bA2 -bA1;wA2 bQ-;bG1 -bA2;wS2 wS1-;bG2 -bG1;wA2 \bB2;bG3 bQ/;wA2 -wQ;bA3 bG3/;wA2 -bG3;bA3 bG3-;wA2 bA3\`
 )
@@ -133,6 +137,45 @@ func TestStopsImmediateLoss(t *testing.T) {
 			}
 			g.Undo()
 		}
+	}
+}
+
+// TestLostPositionNoSuicide: where every move loses, the search does not
+// trade the move it reported for one that surrounds its own Queen (a move
+// after which the opponent has no winning reply only because the game is
+// already lost): it plays a move after which the game goes on, the move of
+// its last report, scored as a loss.
+func TestLostPositionNoSuicide(t *testing.T) {
+	g := uhptest.Load(t, lost)
+	var l core.MoveList
+	g.GenerateMoves(&l)
+	suicides := 0
+	for _, m := range l.Moves() {
+		name := describe(g, m)
+		g.Play(m)
+		switch {
+		case g.Result() == winFor(core.White):
+			suicides++
+		case len(winningMoves(g)) == 0:
+			t.Fatalf("after %s White cannot win at once: the position is not lost", name)
+		}
+		g.Undo()
+	}
+	if suicides == 0 || suicides == l.Len() {
+		t.Fatalf("%d of Black's %d moves surround its own Queen, want some", suicides, l.Len())
+	}
+	for _, lim := range []ai.Limits{{Depth: 1}, {Depth: 2}, {Depth: 3}, {Time: 100 * time.Millisecond}} {
+		var last ai.Info
+		info := ai.New(1, 16).Search(context.Background(), g, lim, func(i ai.Info) { last = i })
+		name := describe(g, info.Move)
+		if last.Move != info.Move || info.Score > -ai.MateScore+ai.MaxPly {
+			t.Errorf("%+v: played %s scored %d, last reported %s", lim, name, info.Score, describe(g, last.Move))
+		}
+		g.Play(info.Move)
+		if g.Over() {
+			t.Errorf("%+v: %s ends the game (%v)", lim, name, g.Result())
+		}
+		g.Undo()
 	}
 }
 

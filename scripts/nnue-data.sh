@@ -8,6 +8,9 @@
 # turn: a side against itself at one depth would play the same game from
 # both colours of an opening), and labels each chunk's quiet positions with
 # `hivebridge train data` (see docs/strength.md, "Learned evaluation: data").
+# The games are played with the pinned build's default evaluation (the
+# learned network from branch nnuedefault on, the linear one before); the
+# labels are always linear searches.
 #
 #   scripts/nnue-data.sh [-n GAMES] [-d DIR] [-r COMMIT] [-l DEPTH] [-j WORKERS] [-k CHUNK]
 #
@@ -42,7 +45,7 @@ while getopts n:d:r:l:j:k: opt; do
 	l) depth=$OPTARG ;;
 	j) workers=$OPTARG ;;
 	k) chunk=$OPTARG ;;
-	*) sed -n '2,30p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
 	esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -22,8 +22,10 @@
 #       starve time-based searches)
 #   -s  stop early by an SPRT, e.g. 0,10 (default: play all the games)
 #   -o  keep every game in OUT (a `match --out` file) and its summary OUT.json
-#   -A  set an engine option of A (repeatable), e.g. -A Eval=nnue: with
-#       -b at A's own commit, the learned evaluation against the linear one
+#   -A  set an engine option of A (repeatable), e.g. -A Eval=nnue -B
+#       Eval=linear with -b at A's own commit: the learned evaluation (the
+#       native engine's default since branch nnuedefault; linear before)
+#       against the linear one
 #   -B  set an engine option of B (repeatable)
 #
 # Matches run under nice -n 5: a lower priority than that starves the
@@ -49,7 +51,7 @@ while getopts a:b:t:g:c:s:o:A:B: opt; do
 	o) out=$OPTARG ;;
 	A) aopts="$aopts $OPTARG" ;;
 	B) bopts="$bopts $OPTARG" ;;
-	*) sed -n '2,30p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
 	esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -30,10 +30,20 @@ const defaultHashMB = 64
 // position has legal moves (a search asked for more gives them all).
 const maxMultiPV = 256
 
+// DefaultEval is the native engine's static evaluation by default: the
+// learned network, which played stronger than the linear evaluation in
+// matches (docs/strength.md). The ai package's own default (ai.New) stays
+// linear, since the search-tree pin test (ai/tree_test.go) guards the
+// search with it; the engine plays the stronger evaluation.
+const DefaultEval = ai.EvalNNUE
+
 // NewNative returns the native engine with one thread, the default table
-// size and one line.
+// size, the default evaluation (DefaultEval) and one line.
 func NewNative() *Native {
 	n := &Native{s: ai.New(1, defaultHashMB)}
+	if err := n.s.SetEval(DefaultEval); err != nil {
+		panic("translate: the native engine's default evaluation: " + err.Error())
+	}
 	n.multiPV.Store(1)
 	n.options = []*engine.Option{
 		{Name: "Threads", Type: engine.IntOption, Default: "1", Min: "1", Max: strconv.Itoa(max(64, runtime.NumCPU())), Apply: func(v string) error {
@@ -46,10 +56,11 @@ func NewNative() *Native {
 			n.s.SetHashMB(mb)
 			return nil
 		}},
-		// Eval chooses the static evaluation: the hand-tuned linear
-		// one, or the learned network the binary carries (issue 28),
-		// kept an option until a match proves it the stronger.
-		{Name: "Eval", Type: engine.EnumOption, Default: ai.EvalLinear, Choices: []string{ai.EvalLinear, ai.EvalNNUE}, Apply: func(v string) error {
+		// Eval chooses the static evaluation: the learned network the
+		// binary carries (issue 28), the default, or the hand-tuned
+		// linear one, kept to compare the two in matches and because
+		// the search-tree pin test (ai/tree_test.go) pins its tree.
+		{Name: "Eval", Type: engine.EnumOption, Default: DefaultEval, Choices: []string{ai.EvalLinear, ai.EvalNNUE}, Apply: func(v string) error {
 			return n.s.SetEval(v)
 		}},
 		// MultiPV, as UCI engines call it: the best N moves, each

@@ -2,10 +2,12 @@ package translate_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/translate"
@@ -127,5 +129,74 @@ func TestNativeInfinite(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the search went on after its context was cancelled")
+	}
+}
+
+// TestNativeEvalDefault: the native engine plays the learned network by
+// default, and says so: its Eval option reads nnue, and its depth-4
+// search reports, depth by depth, the nodes, scores and lines of a
+// searcher of the ai package set to the network, not those of one left at
+// the ai package's own default, the linear evaluation. Eval=linear gives
+// the linear searcher's.
+func TestNativeEvalDefault(t *testing.T) {
+	ctx := context.Background()
+	g := midGame(t)
+	const depth = 4
+	engineReports := func(options ...string) []engine.Progress {
+		t.Helper()
+		e := translate.NewNative()
+		defer e.Close()
+		if err := translate.ApplyOptions(e, options); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.NewGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		var reports []engine.Progress
+		if _, err := e.BestMove(ctx, engine.Limit{Depth: depth}, func(p engine.Progress) { reports = append(reports, p) }); err != nil {
+			t.Fatal(err)
+		}
+		return reports
+	}
+	searcherReports := func(eval string) []engine.Progress {
+		t.Helper()
+		s := ai.New(1, 64)
+		if eval != "" {
+			if err := s.SetEval(eval); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var reports []engine.Progress
+		s.Search(ctx, g.Clone(), ai.Limits{Depth: depth}, func(info ai.Info) { reports = append(reports, translate.ProgressOf(info)) })
+		return reports
+	}
+	same := func(a, b []engine.Progress) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if a[i].Depth != b[i].Depth || a[i].Nodes != b[i].Nodes || a[i].Score != b[i].Score || !slices.Equal(a[i].PV, b[i].PV) {
+				return false
+			}
+		}
+		return true
+	}
+
+	e := translate.NewNative()
+	for _, o := range e.Options() {
+		if o.Name == "Eval" && (o.Default != ai.EvalNNUE || o.Value() != ai.EvalNNUE) {
+			t.Errorf("option Eval: default %q, value %q; want nnue", o.Default, o.Value())
+		}
+	}
+	e.Close()
+	linear, network := searcherReports(""), searcherReports(ai.EvalNNUE)
+	if same(linear, network) {
+		t.Fatal("the two evaluations search this position alike: the test cannot tell them apart")
+	}
+	if got := engineReports(); !same(got, network) {
+		t.Errorf("the native engine by default searched\n%+v\nnot as the network does\n%+v", got, network)
+	}
+	if got := engineReports("Eval=linear"); !same(got, linear) {
+		t.Errorf("the native engine with Eval=linear searched\n%+v\nnot as the linear evaluation does\n%+v", got, linear)
 	}
 }

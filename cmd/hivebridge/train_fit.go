@@ -56,7 +56,7 @@ written to --out, the losses of every epoch drawn to --plot.
 
 The weights the binary embeds (ai/nnue/default.nnue) are such a file;
 docs/strength.md says how they were made. The hivebridge native engine
-plays with them when its option Eval is nnue.
+plays with them by default (its option Eval, nnue unless set to linear).
 
   hivebridge match --white native --black native --tc depth=2 \
     --openings testdata/openings-mlp.txt --games 600 --max-plies 300 --out selfplay.tsv

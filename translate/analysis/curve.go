@@ -34,7 +34,12 @@ type Curve struct {
 // positions of weight 500 gave K 0.014278 ± 0.001445 and C 2.7 ± 7.5, mean
 // log-likelihood -0.5157. A lead of one piece is then worth 0.80. C is not
 // told apart from 0, but is kept as fitted. testdata/selfplay-sample.pgn
-// keeps every fifth of the games, from the first.
+// keeps every fifth of the games, from the first. Those games were played
+// with the linear evaluation, the native engine's default then: the
+// curve is the linear evaluation's, and a build whose native engine plays
+// the network by default replays them only with --white-option
+// Eval=linear --black-option Eval=linear (the same match without them
+// gives the network's games, to fit its curve).
 const (
 	fittedK = 0.014278
 	fittedC = 2.7

@@ -2,8 +2,11 @@ package bot
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
+	"time"
 
+	"github.com/hivebridge/hivebridge/ai"
 	"github.com/hivebridge/hivebridge/core"
 	"github.com/hivebridge/hivebridge/core/engine"
 	"github.com/hivebridge/hivebridge/protocols/hivegame"
@@ -56,4 +59,39 @@ func TestFollowHistory(t *testing.T) {
 			t.Errorf("%s followed without an error", bad)
 		}
 	}
+}
+
+// The quick move is the native engine's: a search with its evaluation
+// (translate.DefaultEval), which in the first position of a seeded
+// random walk where the two evaluations choose apart at depth 3 is the
+// move of that evaluation's searcher, not of the other's.
+func TestQuickMoveUsesTheEnginesEvaluation(t *testing.T) {
+	ctx := context.Background()
+	best := func(g *core.Game, eval string) core.Move {
+		s := ai.New(1, 1)
+		if err := s.SetEval(eval); err != nil {
+			t.Fatal(err)
+		}
+		return s.Search(ctx, g.Clone(), ai.Limits{Depth: 3}, nil).Move
+	}
+	other := ai.EvalLinear
+	if translate.DefaultEval == ai.EvalLinear {
+		other = ai.EvalNNUE
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	g := newCoreGame(core.AllExpansions)
+	var l core.MoveList
+	for g.Ply() < 40 && !g.Over() {
+		g.GenerateMoves(&l)
+		g.Play(l.At(rng.IntN(l.Len())))
+		want := best(g, translate.DefaultEval)
+		if want == best(g, other) {
+			continue
+		}
+		if got := quickMove(ctx, g, time.Now().Add(time.Minute), 3, nil); got != want {
+			t.Errorf("ply %d: quick move %v, the %s searcher's %v", g.Ply(), got, translate.DefaultEval, want)
+		}
+		return
+	}
+	t.Fatal("no position of the walk where the evaluations choose apart")
 }
