@@ -19,24 +19,10 @@ import (
 // that do not rise from line 1 to 3, and line 1's move the answer; with
 // the default of 1 every report is of one line (MultiPV 0), as ever.
 func TestNativeMultiPV(t *testing.T) {
-	ctx := context.Background()
 	g := midGame(t)
 	search := func(options ...string) ([]engine.Progress, core.Move) {
 		t.Helper()
-		e := translate.NewNative()
-		defer e.Close()
-		if err := translate.ApplyOptions(e, options); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.NewGame(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-		var reports []engine.Progress
-		m, err := e.BestMove(ctx, engine.Limit{Depth: 3}, func(p engine.Progress) { reports = append(reports, p) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return reports, m
+		return nativeSearch(t, g, 3, options...)
 	}
 	reports, m := search("MultiPV=3")
 	if len(reports) != 9 {
@@ -144,18 +130,7 @@ func TestNativeEvalDefault(t *testing.T) {
 	const depth = 4
 	engineReports := func(options ...string) []engine.Progress {
 		t.Helper()
-		e := translate.NewNative()
-		defer e.Close()
-		if err := translate.ApplyOptions(e, options); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.NewGame(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-		var reports []engine.Progress
-		if _, err := e.BestMove(ctx, engine.Limit{Depth: depth}, func(p engine.Progress) { reports = append(reports, p) }); err != nil {
-			t.Fatal(err)
-		}
+		reports, _ := nativeSearch(t, g, depth, options...)
 		return reports
 	}
 	searcherReports := func(eval string) []engine.Progress {
@@ -199,4 +174,25 @@ func TestNativeEvalDefault(t *testing.T) {
 	if got := engineReports("Eval=linear"); !same(got, linear) {
 		t.Errorf("the native engine with Eval=linear searched\n%+v\nnot as the linear evaluation does\n%+v", got, linear)
 	}
+}
+
+// nativeSearch searches g to depth with a native engine given options,
+// and returns its reports and its move.
+func nativeSearch(t *testing.T, g *core.Game, depth int, options ...string) ([]engine.Progress, core.Move) {
+	t.Helper()
+	ctx := context.Background()
+	e := translate.NewNative()
+	defer e.Close()
+	if err := translate.ApplyOptions(e, options); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.NewGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	var reports []engine.Progress
+	m, err := e.BestMove(ctx, engine.Limit{Depth: depth}, func(p engine.Progress) { reports = append(reports, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reports, m
 }
