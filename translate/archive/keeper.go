@@ -249,11 +249,13 @@ func (k *Keeper) Health(ctx context.Context) error {
 // failure.
 var errPaused = errors.New("archive writes paused after a failure")
 
-// try runs write up to the bound, and returns nil when it succeeded. A
+// try runs write up to the bound, and returns nil when it succeeded; the
+// write may wait patience for others to share its transaction (see
+// patiently). A
 // write the database refused for what it holds is tried once: its error
 // comes back with its cause, and the keeper goes on as if it had not
 // been tried (no pause, its health unchanged).
-func (k *Keeper) try(write func(ctx context.Context) error) (cause string, err error) {
+func (k *Keeper) try(patience time.Duration, write func(ctx context.Context) error) (cause string, err error) {
 	if k.paused() {
 		return "", errPaused
 	}
@@ -263,7 +265,7 @@ func (k *Keeper) try(write func(ctx context.Context) error) (cause string, err e
 			time.Sleep(wait)
 			wait *= 2
 		}
-		ctx, cancel := context.WithTimeout(patiently(context.Background()), k.cfg.Timeout)
+		ctx, cancel := context.WithTimeout(patiently(context.Background(), patience), k.cfg.Timeout)
 		err = write(ctx)
 		cancel()
 		if err == nil {
@@ -319,6 +321,14 @@ type Recorder struct {
 	row      string
 	rowPlies int
 	over     bool
+	// lastPlayed is when the last move was recorded, and patience how
+	// long the game's writes may wait for others to share their
+	// transaction (see Played); 0 for the writer's gathering window.
+	lastPlayed time.Time
+	patience   time.Duration
+	// held says the last move's write waits for the game's end (see
+	// PlayedLast).
+	held bool
 	// refused is the write the database refused for what it held, once
 	// one was: the keeper writes nothing more of the game.
 	refused error
@@ -339,6 +349,9 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 	rand.Read(key[8:])
 	r := &Recorder{k: k, players: players, gameString: gameString, stringAt: len(moves), stale: true,
 		start: Start{Key: hex.EncodeToString(key), Source: source, GameType: gameType, Started: now}}
+	if len(moves) > 0 {
+		r.lastPlayed = now
+	}
 	for i, text := range moves {
 		r.moves = append(r.moves, Move{Ply: i, Text: text, By: by, At: now})
 	}
@@ -349,6 +362,10 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 // Settle waits until the game's last change is in the archive, or its
 // write has been given up (bounded by the keeper's tries).
 func (r *Recorder) Settle() {
+	if r.held {
+		r.held = false
+		r.write(nil, false)
+	}
 	if r.writing == nil {
 		return
 	}
@@ -423,15 +440,50 @@ func (r *Recorder) ID() int64 {
 // Ended, which gives the GameString with the result. A move past
 // MaxPlies, or of a game the archive refused, is not written (it is
 // counted as not archived when the game ends).
+//
+// A game played fast sends its next command soon after a move, and that
+// command waits for the move's write (Settle): so that it need not, the
+// move's write waits for others to share its transaction no longer than
+// an eighth of the time since the game's move before (patienceShare),
+// which in a game of two commands a move, each after a think that varies
+// by half, is before the next command comes. A game played at a human's
+// or a viewer's pace keeps the writer's whole window.
 func (r *Recorder) Played(text, by string) {
+	if r.record(text, by) {
+		r.write(nil, false)
+	}
+}
+
+// record adds a move to the game, once its write before is settled, and
+// reports whether the move is to be written.
+func (r *Recorder) record(text, by string) bool {
 	r.Settle()
-	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: time.Now()})
+	now := time.Now()
+	if !r.lastPlayed.IsZero() {
+		r.patience = max(time.Millisecond, now.Sub(r.lastPlayed)/patienceShare)
+	}
+	r.lastPlayed = now
+	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: now})
 	if len(r.moves) > MaxPlies || r.refused != nil {
-		return
+		return false
 	}
 	r.stale = true
-	r.write(nil, false)
+	return true
 }
+
+// PlayedLast records a move that ends the game, which Ended follows at
+// once: the move is written with the end, in one write rather than two,
+// so that the session's next command waits for one commit, not two in a
+// row. Should anything come between them, Settle writes the move first.
+func (r *Recorder) PlayedLast(text, by string) {
+	if r.record(text, by) {
+		r.held = true
+	}
+}
+
+// patienceShare is the share of the time between a game's moves that its
+// next move's write may wait for company (see Played).
+const patienceShare = 8
 
 // Undone records that the last n moves were taken back.
 func (r *Recorder) Undone(n int, gameString string) {
@@ -457,7 +509,7 @@ func (r *Recorder) Ended(end End, gameString string) {
 	if r.over {
 		return
 	}
-	r.over = true
+	r.over, r.held = true, false
 	if end.At.IsZero() {
 		end.At = time.Now()
 	}
@@ -572,7 +624,7 @@ func (r *Recorder) flush(end *End) bool {
 		return true
 	}
 	white, black := r.names()
-	cause, err := r.k.try(func(ctx context.Context) error {
+	cause, err := r.k.try(r.patience, func(ctx context.Context) error {
 		if r.id == 0 {
 			st := r.start
 			st.White, st.Black, st.GameString, st.Moves = white, black, r.gameStringNow(), r.moves[:kept]

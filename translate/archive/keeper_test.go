@@ -3,8 +3,10 @@ package archive
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -370,4 +372,70 @@ func TestRecorderEndSynced(t *testing.T) {
 			t.Errorf("the end %s: synced %v, want %v; archived %d plies, %d moves, %s, %v; want %d", c.name, got, c.want, g.Plies, len(g.Moves), g.Status, err, c.plies)
 		}
 	}
+}
+
+// updatesSeen records each Update: the moves it adds and whether it ends
+// the game.
+type updatesSeen struct {
+	Store
+	mu      sync.Mutex
+	updates []string
+}
+
+func (u *updatesSeen) Update(ctx context.Context, id int64, c Change) error {
+	texts := make([]string, len(c.Moves))
+	for i, m := range c.Moves {
+		texts[i] = m.Text
+	}
+	u.mu.Lock()
+	u.updates = append(u.updates, fmt.Sprintf("%s end=%v", strings.Join(texts, ","), c.End != nil))
+	u.mu.Unlock()
+	return u.Store.Update(ctx, id, c)
+}
+
+func (u *updatesSeen) take() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	got := u.updates
+	u.updates = nil
+	return got
+}
+
+// TestPlayedLast: the move that ends a game is written with the game's
+// end, one write; a move recorded as the last but followed by anything
+// other than the end is written before it, so that nothing answered after
+// it finds it missing.
+func TestPlayedLast(t *testing.T) {
+	store := &updatesSeen{Store: open(t, filepath.Join(t.TempDir(), "games.db"), "serve")}
+	k := NewKeeper(store, KeeperConfig{})
+	defer k.Close()
+	begin := func() *Recorder {
+		r := k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wS1", []string{"wS1"}, Viewer, Players{})
+		r.Played("bS1 wS1-", "native")
+		r.Settle()
+		store.take()
+		return r
+	}
+
+	ended := begin()
+	ended.PlayedLast("wQ -wS1", Viewer)
+	ended.Ended(End{How: "state", Result: "WhiteWins"}, "Base;WhiteWins;Black[2];wS1;bS1 wS1-;wQ -wS1")
+	ended.Settle()
+	if got, want := store.take(), []string{"wQ -wS1 end=true"}; !slices.Equal(got, want) {
+		t.Errorf("the last move and the end: writes %q, want %q", got, want)
+	}
+
+	settled := begin()
+	settled.PlayedLast("wQ -wS1", Viewer)
+	settled.Settle()
+	if got, want := store.take(), []string{"wQ -wS1 end=false"}; !slices.Equal(got, want) {
+		t.Errorf("the last move settled without an end: writes %q, want %q", got, want)
+	}
+	for _, r := range []*Recorder{ended, settled} {
+		g, err := store.Get(context.Background(), r.ID())
+		if err != nil || len(g.Moves) != 3 {
+			t.Errorf("archived %+v, %v; want 3 moves", g, err)
+		}
+	}
+	settled.Ended(End{How: "disconnect"}, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
 }

@@ -242,3 +242,37 @@ func TestSettleHurriesTheWriter(t *testing.T) {
 		t.Errorf("archived %+v, %v", g, err)
 	}
 }
+
+// TestFastGameWritesSooner gives the writer a gathering window far past
+// any test's end: a game whose moves come 400 ms apart has each move's
+// write committed within an eighth of that, with nobody waiting for it
+// (no Settle hurries the writer), so that its next command need not wait.
+func TestFastGameWritesSooner(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve").(*sqlStore)
+	s.gather = time.Hour
+	k := NewKeeper(s, KeeperConfig{})
+	defer k.Close()
+	r := k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wS1", []string{"wS1"}, Viewer, Players{})
+	id := r.ID() // settles the start
+	moves := []string{"bS1 wS1-", "wQ -wS1", "bQ bS1-"}
+	for i, m := range moves {
+		time.Sleep(400 * time.Millisecond)
+		r.Played(m, Viewer)
+		// Not r.Settle: poll the archive, as another reader would.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			g, err := s.Get(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(g.Moves) == i+2 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("move %d (%s) waited out the writer's gathering window", i+1, m)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	r.Settle()
+}

@@ -62,10 +62,10 @@ type writeOp struct {
 	// started.
 	start *Start
 	id    int64
-	// patient says the write's caller is not waiting for it: it may wait
-	// for others to share its transaction.
-	patient bool
-	done    chan error
+	// by, when not zero, says the write's caller is not waiting for it:
+	// it may wait until then for others to share its transaction.
+	by   time.Time
+	done chan error
 }
 
 // addition is a write that adds moves to a game (Change.Append), and
@@ -87,13 +87,16 @@ type ending struct {
 	indexed    indexedGame
 }
 
-// patientKey marks the context of a write nobody waits for.
+// patientKey marks the context of a write nobody waits for; its value is
+// the write's patience (a time.Duration).
 type patientKey struct{}
 
 // patiently returns ctx for a write whose caller does not wait for it,
-// which may wait gatherWindow for others to share its transaction.
-func patiently(ctx context.Context) context.Context {
-	return context.WithValue(ctx, patientKey{}, true)
+// which may wait for others to share its transaction for as long as
+// patience, or the writer's gathering window when that is shorter (or
+// patience is 0).
+func patiently(ctx context.Context, patience time.Duration) context.Context {
+	return context.WithValue(ctx, patientKey{}, patience)
 }
 
 // startWriter starts the goroutine that commits the writes: one for both
@@ -139,12 +142,13 @@ func (s *sqlStore) write1() {
 
 // gatherAfter returns the batch that first opens: the writes waiting
 // already, and while none of them has a caller waiting for it and no
-// session waits, those that come within the gathering window.
+// session waits, those that come before the first of their times (by).
 func (s *sqlStore) gatherAfter(first *writeOp, timer *time.Timer) []*writeOp {
 	batch := []*writeOp{first}
-	now := !first.patient || s.gather <= 0
+	by := first.by
+	now := by.IsZero()
 	if !now {
-		timer.Reset(s.gather)
+		timer.Reset(time.Until(by))
 		defer timer.Stop()
 	}
 	for len(batch) < maxBatch {
@@ -160,7 +164,11 @@ func (s *sqlStore) gatherAfter(first *writeOp, timer *time.Timer) []*writeOp {
 		select {
 		case op := <-s.queue:
 			batch = append(batch, op)
-			now = !op.patient
+			now = op.by.IsZero()
+			if !now && op.by.Before(by) {
+				by = op.by
+				timer.Reset(time.Until(by))
+			}
 		case <-s.hurried:
 			now = true
 		case <-timer.C:
@@ -528,7 +536,12 @@ func (d dialect) with(name string, columns []column, rows [][]any) (string, []an
 // safely.
 func (s *sqlStore) inTx(ctx context.Context, op *writeOp) error {
 	op.done = make(chan error, 1)
-	op.patient = ctx.Value(patientKey{}) != nil
+	if patience, ok := ctx.Value(patientKey{}).(time.Duration); ok && s.gather > 0 {
+		if patience <= 0 || patience > s.gather {
+			patience = s.gather
+		}
+		op.by = time.Now().Add(patience)
+	}
 	select {
 	case s.queue <- op:
 	case <-s.stop:

@@ -210,7 +210,13 @@ func (g *gameLog) event(ev uhp.GameEvent) {
 			}
 			g.rec = g.s.archive.keeper.Begin(g.source, gameType, b.Game.String(), b.Game.Moves, archive.Viewer, players)
 		}
-		if g.rec != nil {
+		switch {
+		case g.rec == nil:
+		case ev.Game.State == uhp.WhiteWins || ev.Game.State == uhp.BlackWins || ev.Game.State == uhp.Draw:
+			// The game's end follows at once (uhp.Session records
+			// it): the move is written with it.
+			g.rec.PlayedLast(ev.Move, g.name(ev.By))
+		default:
 			g.rec.Played(ev.Move, g.name(ev.By))
 		}
 	case uhp.MovesUndone:
