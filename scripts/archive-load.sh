@@ -111,8 +111,8 @@ run() { # run ROUND ARCHIVE
     "$(awk -v b="$(metric go_memstats_alloc_bytes_total)" 'BEGIN { printf "%.1f", b / 1e9 }')" \
     "$(metric hivebridge_archive_wait_seconds_count)" "$(metric hivebridge_archive_wait_seconds_sum)" \
     "$(metric hivebridge_archive_not_archived_total)" "$(metric hivebridge_archive_refused_writes_total)" \
-    "$(echo "$out" | grep -v '^window' | tr '\n' ' ')"
-  echo "$out" | grep '^window' | sed 's/^/  /' || true
+    "$(echo "$out" | grep -v -e '^window' -e '^command ' | tr '\n' ' ')"
+  echo "$out" | grep -e '^command ' -e '^window' | sed 's/^/  /' || true
 }
 
 echo "# $(git rev-parse --short HEAD)$(git diff --quiet || echo '+dirty') sessions=$sessions duration=$duration ramp=$ramp think=$think depth=$depth $(nproc) cores"

@@ -63,10 +63,11 @@ func NewCmdBenchLoad(runF func(cmd *cobra.Command, cfg loadConfig) error) *cobra
 		Short: "Play games against a daemon from many WebSocket sessions at once",
 		Long: `Opens N WebSocket sessions to a hivebridge daemon, and in each plays games:
 bestmove depth D, then play the move it answered, until the game ends, then a
-new game; each session pauses --think (with jitter) between commands, as a
-viewer does. At the end it reports the commands per second, the latency
-percentiles of the commands (all of them, and those sent once every session
-had started), the errors, and the daemon's resident memory (from its
+new game (at once: a game's end is not followed by a pause); each session
+pauses --think (with jitter) between the commands of a game, as a viewer
+does. At the end it reports the commands per second, the latency
+percentiles of the commands (all of them, those sent once every session had
+started, and each command's own: newgame, bestmove, play), the errors, and the daemon's resident memory (from its
 /metrics). --timeline 5s adds the percentiles of each 5 s, to tell a tail
 spread over the run from one of a few stalls.`,
 		Args: cobra.NoArgs,
@@ -101,21 +102,26 @@ type loadStats struct {
 	games   int
 }
 
-// A loadSample is one command's latency and when, from the load's start,
-// it was sent.
-type loadSample struct{ at, took time.Duration }
+// A loadSample is one command's latency, when it was sent from the
+// load's start, and the command (its first word: newgame, bestmove, play).
+type loadSample struct {
+	at, took time.Duration
+	command  string
+}
 
-func (s *loadStats) record(sent time.Time, took time.Duration) {
+func (s *loadStats) record(command string, sent time.Time, took time.Duration) {
+	command, _, _ = strings.Cut(command, " ")
 	s.mu.Lock()
-	s.samples = append(s.samples, loadSample{sent.Sub(s.start), took})
+	s.samples = append(s.samples, loadSample{sent.Sub(s.start), took, command})
 	s.mu.Unlock()
 }
 
-// latencies returns the sorted latencies of the commands sent in [from, to).
-func (s *loadStats) latencies(from, to time.Duration) []time.Duration {
+// latencies returns the sorted latencies of the commands sent in [from, to)
+// that command names, or of all of them when it is empty.
+func (s *loadStats) latencies(from, to time.Duration, command string) []time.Duration {
 	var l []time.Duration
 	for _, x := range s.samples {
-		if x.at >= from && x.at < to {
+		if x.at >= from && x.at < to && (command == "" || x.command == command) {
 			l = append(l, x.took)
 		}
 	}
@@ -177,13 +183,17 @@ func runLoad(ctx context.Context, out io.Writer, cfg loadConfig) error {
 	for _, n := range stats.errors {
 		nerr += n
 	}
-	all := stats.latencies(0, elapsed)
+	all := stats.latencies(0, elapsed, "")
 	fmt.Fprintf(out, "sessions=%d duration=%s commands=%d games=%d errors=%d\n", cfg.sessions, elapsed.Round(time.Millisecond), len(all), stats.games, nerr)
 	fmt.Fprintf(out, "commands/s=%.0f %s\n", float64(len(all))/cfg.duration.Seconds(), percentiles(all))
-	fmt.Fprintf(out, "after the ramp: %s\n", percentiles(stats.latencies(cfg.ramp, elapsed)))
+	fmt.Fprintf(out, "after the ramp: %s\n", percentiles(stats.latencies(cfg.ramp, elapsed, "")))
+	for _, command := range []string{"newgame", "bestmove", "play"} {
+		l := stats.latencies(0, elapsed, command)
+		fmt.Fprintf(out, "command %s commands=%d %s\n", command, len(l), percentiles(l))
+	}
 	if cfg.timeline > 0 {
 		for from := time.Duration(0); from < elapsed; from += cfg.timeline {
-			l := stats.latencies(from, from+cfg.timeline)
+			l := stats.latencies(from, from+cfg.timeline, "")
 			fmt.Fprintf(out, "window %s-%s commands=%d %s\n", from, from+cfg.timeline, len(l), percentiles(l))
 		}
 	}
@@ -225,7 +235,7 @@ func loadSession(ctx context.Context, cfg loadConfig, header http.Header, stats 
 		if err != nil {
 			return nil, err
 		}
-		stats.record(sent, time.Since(sent))
+		stats.record(command, sent, time.Since(sent))
 		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 		if len(lines) == 0 || lines[len(lines)-1] != "ok" {
 			return nil, fmt.Errorf("answer without ok: %q", data)
