@@ -72,7 +72,38 @@ func benchmarkWriter(b *testing.B, db string, games int) {
 	defer s.Close()
 	k := NewKeeper(s, KeeperConfig{})
 	defer k.Close()
-	// The b.N moves are shared out among the games, as evenly as they go.
+	inFlight(b, games, "moves/s", func(_, n int) {
+		// A session plays games of benchGamePlies moves, one after
+		// the other: a real game's length, well under MaxPlies.
+		var (
+			r     *Recorder
+			moves []string
+		)
+		for i := range n {
+			if i%benchGamePlies == 0 {
+				if r != nil {
+					r.Ended(End{How: "disconnect", At: time.Now()}, benchGameString(moves))
+				}
+				moves = moves[:0]
+				r = k.Begin("bench", "Base", benchGameString(moves), nil, Viewer, Players{})
+			}
+			moves = append(moves, "wA"+strconv.Itoa(i))
+			r.Played(moves[len(moves)-1], Viewer)
+			r.Settle()
+		}
+		if r != nil {
+			r.Ended(End{How: "disconnect", At: time.Now()}, benchGameString(moves))
+			r.Settle()
+		}
+	})
+}
+
+// inFlight runs games sessions at once, each doing its share of the b.N
+// units of work (as evenly as they go: session g does n of them), and
+// reports the units done a second, named unit. The setup before it is
+// left out of the timing.
+func inFlight(b *testing.B, games int, unit string, session func(g, n int)) {
+	b.ResetTimer()
 	per := max(1, b.N/games)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -81,34 +112,10 @@ func benchmarkWriter(b *testing.B, db string, games int) {
 		if g == 0 {
 			n += max(0, b.N-per*games)
 		}
-		wg.Go(func() {
-			// A session plays games of benchGamePlies moves, one after
-			// the other: a real game's length, well under MaxPlies.
-			var (
-				r     *Recorder
-				moves []string
-			)
-			for i := range n {
-				if i%benchGamePlies == 0 {
-					if r != nil {
-						r.Ended(End{How: "disconnect", At: time.Now()}, benchGameString(moves))
-					}
-					moves = moves[:0]
-					r = k.Begin("bench", "Base", benchGameString(moves), nil, Viewer, Players{})
-				}
-				moves = append(moves, "wA"+strconv.Itoa(i))
-				r.Played(moves[len(moves)-1], Viewer)
-				r.Settle()
-			}
-			if r != nil {
-				r.Ended(End{How: "disconnect", At: time.Now()}, benchGameString(moves))
-				r.Settle()
-			}
-		})
+		wg.Go(func() { session(g, n) })
 	}
 	wg.Wait()
-	moves := max(b.N, per*games)
-	b.ReportMetric(float64(moves)/time.Since(start).Seconds(), "moves/s")
+	b.ReportMetric(float64(max(b.N, per*games))/time.Since(start).Seconds(), unit)
 }
 
 // benchGameString is the GameString of a game of Base in progress with
@@ -150,32 +157,20 @@ func benchmarkEnds(b *testing.B, db string, games int, openings [][]string) {
 	defer s.Close()
 	k := NewKeeper(s, KeeperConfig{})
 	defer k.Close()
-	b.ResetTimer() // the server's start and the migrations left out
-	per := max(1, b.N/games)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for g := range games {
-		n := per
-		if g == 0 {
-			n += max(0, b.N-per*games)
-		}
-		wg.Go(func() {
-			for i := range n {
-				moves, result := benchGame(openings, g*n+i)
-				moves = moves[:benchEndPlies]
-				r := k.Begin("bench", "Base+MLP", "Base+MLP;NotStarted;White[1]", nil, Viewer, Players{})
-				for _, m := range moves {
-					r.Played(m, Viewer)
-					r.Settle()
-				}
-				gs, _ := gameStringAfter("Base+MLP;NotStarted;White[1]", moves)
-				r.Ended(End{Result: result, How: "state", At: time.Now()}, strings.Replace(gs, ";InProgress;", ";"+result+";", 1))
+	inFlight(b, games, "ends/s", func(g, n int) {
+		for i := range n {
+			moves, result := benchGame(openings, g*n+i)
+			moves = moves[:benchEndPlies]
+			r := k.Begin("bench", "Base+MLP", "Base+MLP;NotStarted;White[1]", nil, Viewer, Players{})
+			for _, m := range moves {
+				r.Played(m, Viewer)
 				r.Settle()
 			}
-		})
-	}
-	wg.Wait()
-	b.ReportMetric(float64(max(b.N, per*games))/time.Since(start).Seconds(), "ends/s")
+			gs, _ := gameStringAfter("Base+MLP;NotStarted;White[1]", moves)
+			r.Ended(End{Result: result, How: "state", At: time.Now()}, strings.Replace(gs, ";InProgress;", ";"+result+";", 1))
+			r.Settle()
+		}
+	})
 }
 
 // BenchmarkEndBatch is the writer's transaction of benchEndBatch games'
