@@ -251,10 +251,9 @@ var errPaused = errors.New("archive writes paused after a failure")
 
 // try runs write up to the bound, and returns nil when it succeeded; the
 // write may wait patience for others to share its transaction (see
-// patiently). A
-// write the database refused for what it holds is tried once: its error
-// comes back with its cause, and the keeper goes on as if it had not
-// been tried (no pause, its health unchanged).
+// patiently). A write the database refused for what it holds is tried
+// once: its error comes back with its cause, and the keeper goes on as if
+// it had not been tried (no pause, its health unchanged).
 func (k *Keeper) try(patience time.Duration, write func(ctx context.Context) error) (cause string, err error) {
 	if k.paused() {
 		return "", errPaused
