@@ -216,15 +216,22 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// beginUnderLongWindow opens a SQLite archive whose writer gathers writes
+// for an hour, far past any test's end, and begins a game of one move in
+// it; the keeper closes at the test's end.
+func beginUnderLongWindow(t *testing.T) (*sqlStore, *Recorder) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve").(*sqlStore)
+	s.gather = time.Hour
+	k := NewKeeper(s, KeeperConfig{})
+	t.Cleanup(k.Close)
+	return s, k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wS1", []string{"wS1"}, Viewer, Players{})
+}
+
 // TestSettleHurriesTheWriter gives the writer a gathering window far past
 // any test's end: a write nobody waits for waits in it, and a session
 // that comes to wait for that write (Settle) has it committed at once.
 func TestSettleHurriesTheWriter(t *testing.T) {
-	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve").(*sqlStore)
-	s.gather = time.Hour
-	k := NewKeeper(s, KeeperConfig{})
-	defer k.Close()
-	r := k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wS1", []string{"wS1"}, Viewer, Players{})
+	s, r := beginUnderLongWindow(t)
 	done := make(chan struct{})
 	go func() {
 		r.Settle()
@@ -248,11 +255,7 @@ func TestSettleHurriesTheWriter(t *testing.T) {
 // write committed within an eighth of that, with nobody waiting for it
 // (no Settle hurries the writer), so that its next command need not wait.
 func TestFastGameWritesSooner(t *testing.T) {
-	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve").(*sqlStore)
-	s.gather = time.Hour
-	k := NewKeeper(s, KeeperConfig{})
-	defer k.Close()
-	r := k.Begin("uhp-ws", "Base", "Base;InProgress;Black[1];wS1", []string{"wS1"}, Viewer, Players{})
+	s, r := beginUnderLongWindow(t)
 	id := r.ID() // settles the start
 	moves := []string{"bS1 wS1-", "wQ -wS1", "bQ bS1-"}
 	for i, m := range moves {
