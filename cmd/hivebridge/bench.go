@@ -67,9 +67,10 @@ new game (at once: a game's end is not followed by a pause); each session
 pauses --think (with jitter) between the commands of a game, as a viewer
 does. At the end it reports the commands per second, the latency
 percentiles of the commands (all of them, those sent once every session had
-started, and each command's own: newgame, bestmove, play), the errors, and the daemon's resident memory (from its
-/metrics). --timeline 5s adds the percentiles of each 5 s, to tell a tail
-spread over the run from one of a few stalls.`,
+started, and each command's own: newgame, bestmove, play), the errors, and
+the daemon's resident memory (from its /metrics). --timeline 5s adds the
+percentiles of each 5 s, to tell a tail spread over the run from one of a
+few stalls.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			gt, err := uhp.ParseGameType(cfg.gameType)
