@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"context"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,11 +23,7 @@ func BenchmarkMovePostgres(b *testing.B) {
 }
 
 func benchmarkMove(b *testing.B, db string) {
-	s, err := Open(context.Background(), db, "serve")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := open(b, db, "serve")
 	k := NewKeeper(s, KeeperConfig{})
 	defer k.Close()
 	b.SetParallelism(32) // 32 goroutines a CPU
@@ -65,11 +60,7 @@ func BenchmarkWriter(b *testing.B) {
 const benchGamePlies = 60
 
 func benchmarkWriter(b *testing.B, db string, games int) {
-	s, err := Open(context.Background(), db, "serve")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := open(b, db, "serve")
 	k := NewKeeper(s, KeeperConfig{})
 	defer k.Close()
 	inFlight(b, games, "moves/s", func(_, n int) {
@@ -150,11 +141,7 @@ func BenchmarkEnds(b *testing.B) {
 const benchEndPlies = 8
 
 func benchmarkEnds(b *testing.B, db string, games int, openings [][]string) {
-	s, err := Open(context.Background(), db, "serve")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := open(b, db, "serve")
 	k := NewKeeper(s, KeeperConfig{})
 	defer k.Close()
 	inFlight(b, games, "ends/s", func(g, n int) {
@@ -198,12 +185,7 @@ func BenchmarkEndBatch(b *testing.B) {
 const benchEndBatch = 100
 
 func benchmarkEndBatch(b *testing.B, db string, together bool, openings [][]string) {
-	st, err := Open(context.Background(), db, "serve")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	s := st.(*sqlStore)
+	s := open(b, db, "serve").(*sqlStore)
 	const from = "Base+MLP;NotStarted;White[1]"
 	for i := range b.N {
 		b.StopTimer()

@@ -26,7 +26,7 @@ func stores(t *testing.T, test func(t *testing.T, db string)) {
 	})
 }
 
-func open(t *testing.T, db string, role Role) Store {
+func open(t testing.TB, db string, role Role) Store {
 	t.Helper()
 	s, err := Open(context.Background(), db, role)
 	if err != nil {
