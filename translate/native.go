@@ -37,13 +37,21 @@ const maxMultiPV = 256
 // search with it; the engine plays the stronger evaluation.
 const DefaultEval = ai.EvalNNUE
 
+// NewSearcher returns a searcher of threads with a table of hashMB and
+// the native engine's evaluation (DefaultEval): the native engine's, and
+// any other that plays as it does (the bot's quick moves).
+func NewSearcher(threads, hashMB int) *ai.Searcher {
+	s := ai.New(threads, hashMB)
+	if err := s.SetEval(DefaultEval); err != nil {
+		panic("translate: the native engine's default evaluation: " + err.Error())
+	}
+	return s
+}
+
 // NewNative returns the native engine with one thread, the default table
 // size, the default evaluation (DefaultEval) and one line.
 func NewNative() *Native {
-	n := &Native{s: ai.New(1, defaultHashMB)}
-	if err := n.s.SetEval(DefaultEval); err != nil {
-		panic("translate: the native engine's default evaluation: " + err.Error())
-	}
+	n := &Native{s: NewSearcher(1, defaultHashMB)}
 	n.multiPV.Store(1)
 	n.options = []*engine.Option{
 		{Name: "Threads", Type: engine.IntOption, Default: "1", Min: "1", Max: strconv.Itoa(max(64, runtime.NumCPU())), Apply: func(v string) error {

@@ -217,16 +217,12 @@ func (a *account) retireEngine(e translate.Engine) {
 // refused). It searches with a table of its own, the smallest, so that
 // the quick moves of many games at once neither wait for each other nor
 // hold memory, and with the native engine's evaluation
-// (translate.DefaultEval), the stronger.
+// (translate.NewSearcher), the stronger.
 func quickMove(ctx context.Context, g *core.Game, by time.Time, depth int, refused []core.Move) core.Move {
 	qctx, cancel := context.WithDeadline(ctx, by)
 	defer cancel()
-	s := ai.New(1, 1)
-	if err := s.SetEval(translate.DefaultEval); err != nil {
-		panic("bot: the native engine's evaluation: " + err.Error())
-	}
 	limit := ai.Limits{Depth: depth, Time: max(time.Until(by), time.Millisecond)}
-	m := s.Search(qctx, g.Clone(), limit, nil).Move
+	m := translate.NewSearcher(1, 1).Search(qctx, g.Clone(), limit, nil).Move
 	if m != core.NoMove && m != core.Pass && !slices.Contains(refused, m) {
 		return m
 	}
