@@ -320,11 +320,10 @@ type Recorder struct {
 	row      string
 	rowPlies int
 	over     bool
-	// lastPlayed is when the last move was recorded, and patience how
-	// long the game's writes may wait for others to share their
-	// transaction (see Played); 0 for the writer's gathering window.
-	lastPlayed time.Time
-	patience   time.Duration
+	// patience is how long the game's writes may wait for others to
+	// share their transaction (see Played); 0 for the writer's
+	// gathering window.
+	patience time.Duration
 	// held says the last move's write waits for the game's end (see
 	// PlayedLast).
 	held bool
@@ -348,9 +347,6 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 	rand.Read(key[8:])
 	r := &Recorder{k: k, players: players, gameString: gameString, stringAt: len(moves), stale: true,
 		start: Start{Key: hex.EncodeToString(key), Source: source, GameType: gameType, Started: now}}
-	if len(moves) > 0 {
-		r.lastPlayed = now
-	}
 	for i, text := range moves {
 		r.moves = append(r.moves, Move{Ply: i, Text: text, By: by, At: now})
 	}
@@ -458,10 +454,9 @@ func (r *Recorder) Played(text, by string) {
 func (r *Recorder) record(text, by string) bool {
 	r.Settle()
 	now := time.Now()
-	if !r.lastPlayed.IsZero() {
-		r.patience = max(time.Millisecond, now.Sub(r.lastPlayed)/patienceShare)
+	if len(r.moves) > 0 {
+		r.patience = max(time.Millisecond, now.Sub(r.moves[len(r.moves)-1].At)/patienceShare)
 	}
-	r.lastPlayed = now
 	r.moves = append(r.moves, Move{Ply: len(r.moves), Text: text, By: by, At: now})
 	if len(r.moves) > MaxPlies || r.refused != nil {
 		return false
