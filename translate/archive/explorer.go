@@ -127,7 +127,7 @@ func explorerCountColumns() []column {
 // moves in the order of their key (so that two archives' writers that
 // count the same positions at once take their rows' locks in one order,
 // and PostgreSQL has no deadlock to break).
-func (d dialect) index(ctx context.Context, tx *sql.Tx, games []indexedGame) error {
+func (d dialect) index(ctx context.Context, tx txRunner, games []indexedGame) error {
 	type pair struct {
 		position int64
 		move     int64
@@ -157,7 +157,7 @@ func (d dialect) index(ctx context.Context, tx *sql.Tx, games []indexedGame) err
 		}
 	}
 	for len(rows) > 0 {
-		n := min(len(rows), d.rows(explorerColumns()))
+		n := d.chunk(len(rows), explorerColumns())
 		with, args := d.with("v", explorerColumns(), rows[:n])
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO explorer (game, ply, position, move, result)
 			SELECT game, ply, position, move, result FROM v`, args...); err != nil {
@@ -171,7 +171,7 @@ func (d dialect) index(ctx context.Context, tx *sql.Tx, games []indexedGame) err
 	}
 	slices.SortFunc(pairs, func(a, b pair) int { return cmp.Or(cmp.Compare(a.position, b.position), cmp.Compare(a.move, b.move)) })
 	for len(pairs) > 0 {
-		n := min(len(pairs), d.rows(explorerCountColumns()))
+		n := d.chunk(len(pairs), explorerCountColumns())
 		batch := make([][]any, n)
 		for i, p := range pairs[:n] {
 			c := counts[p]
@@ -276,7 +276,7 @@ func (s *sqlStore) ExplorerGames(ctx context.Context, position uint64, move core
 // games the explorer has is one query for all of them (of at most
 // dialect.rows games), not one a game: the writer indexes the ends of a
 // transaction together.
-func (d dialect) indexAll(ctx context.Context, tx *sql.Tx, games []indexedGame) error {
+func (d dialect) indexAll(ctx context.Context, tx txRunner, games []indexedGame) error {
 	var (
 		fresh []indexedGame
 		ids   [][]any
@@ -288,7 +288,7 @@ func (d dialect) indexAll(ctx context.Context, tx *sql.Tx, games []indexedGame) 
 	}
 	had := map[int64]bool{}
 	for len(ids) > 0 {
-		n := min(len(ids), d.rows(idColumns()))
+		n := d.chunk(len(ids), idColumns())
 		with, args := d.with("v", idColumns(), ids[:n])
 		rows, err := tx.QueryContext(ctx, with+` SELECT game FROM v WHERE EXISTS (SELECT 1 FROM explorer WHERE explorer.game = v.game)`, args...)
 		if err != nil {

@@ -52,7 +52,7 @@ func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
 		return nil, fail(err)
 	}
 	read.SetMaxOpenConns(4)
-	s := &sqlStore{name: path, d: sqliteDialect, read: read, write: write}
+	s := &sqlStore{name: path, d: sqliteDialect, read: read, write: write, prepared: newPreparedStatements(write)}
 	s.deadOwners = func(_ context.Context, owners []int64) ([]int64, error) { return deadLockFiles(path, owners) }
 	s.startWriter()
 	if err := migrate(ctx, write, sqliteDialect); err != nil {

@@ -44,6 +44,9 @@ type sqlStore struct {
 	read  *sql.DB
 	write *sql.DB // SQLite: one connection, so that writers queue in Go rather than on the file lock
 	owner int64   // this process's row in owners; 0 for a reader
+	// prepared are the writer's statements kept prepared (SQLite's; nil
+	// for PostgreSQL).
+	prepared *preparedStatements
 	// deadOwners returns those of owners whose process has stopped.
 	deadOwners func(ctx context.Context, owners []int64) ([]int64, error)
 	release    func() // lets go of what marks this process alive
@@ -188,7 +191,7 @@ func (s *sqlStore) update(id int64, c Change, plies int, indexed indexedGame) fu
 		if n, err := res.RowsAffected(); err == nil && n != 1 {
 			return fmt.Errorf("game %d: %w", id, ErrNotFound)
 		}
-		return s.d.indexAll(ctx, tx, []indexedGame{indexed})
+		return s.d.indexAll(ctx, s.prepared.in(tx), []indexedGame{indexed})
 	}
 }
 
@@ -456,6 +459,7 @@ func (s *sqlStore) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.stopWriter()
+		s.prepared.close()
 		if s.release != nil {
 			s.release()
 		}

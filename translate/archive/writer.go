@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -213,6 +214,7 @@ func (s *sqlStore) commit(batch []*writeOp) {
 		}
 		op.done <- errs[i]
 	}
+	s.prepared.prepareWanted(ctx)
 }
 
 // runBatch runs the writes of batch in one transaction, together or each
@@ -328,15 +330,27 @@ func (d dialect) rows(columns []column) int {
 	return max(1, 200/len(columns))
 }
 
+// chunk returns how many of n rows of columns the writer's next statement
+// takes: as many as one takes (rows), or in SQLite, when fewer are left,
+// the largest power of two of them, so that the writer's texts are few
+// and each is kept prepared (preparedStatements). PostgreSQL's text is
+// the same for any number of rows.
+func (d dialect) chunk(n int, columns []column) int {
+	most := d.rows(columns)
+	if d.dollar || n >= most {
+		return min(n, most)
+	}
+	return 1 << (bits.Len(uint(n)) - 1)
+}
+
 // addAll runs additions of moves to games, one a game, in one statement
 // for all their moves, one for the players named and one for the rows of
 // the games they end (each of at most dialect.rows rows), then indexes
-// the games ended for the explorer, all at once: SQLite parses a statement
-// again at each execution (modernc's driver prepares even a database/sql
-// prepared statement again at every Exec, so preparing saves nothing: a
-// profile at 10,000 sessions showed it), and PostgreSQL answers each in a
-// round trip of its own, so that a statement a move costs a busy archive
-// more than the work it does. A game that is not archived fails the statement (its
+// the games ended for the explorer, all at once: PostgreSQL answers each
+// statement in a round trip of its own, and SQLite steps through each
+// statement's program once per run besides its rows (and compiles it, the
+// first time: see preparedStatements), so that a statement a move costs a
+// busy archive more than the work it does. A game that is not archived fails the statement (its
 // moves' foreign key), or is one row fewer than the games named or ended
 // (ErrNotFound); a move the archive holds already (an end tried again
 // whose first try was committed unheard of) fails the moves' key: the
@@ -346,6 +360,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 	if err != nil {
 		return err
 	}
+	run := s.prepared.in(tx)
 	var (
 		moves, named, ended [][]any
 		indexed             []indexedGame
@@ -371,9 +386,9 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 	}
 	for len(named) > 0 {
-		n := min(len(named), s.d.rows(namesColumns()))
+		n := s.d.chunk(len(named), namesColumns())
 		with, args := s.d.with("v", namesColumns(), named[:n])
-		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
+		res, err := run.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black) FROM v WHERE games.id = v.id`, args...)
 		if err != nil {
 			return err
@@ -384,18 +399,18 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		named = named[n:]
 	}
 	for len(moves) > 0 {
-		n := min(len(moves), s.d.rows(movesColumns()))
+		n := s.d.chunk(len(moves), movesColumns())
 		with, args := s.d.with("v", movesColumns(), moves[:n])
-		if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
+		if _, err := run.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
 			SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
 			return err
 		}
 		moves = moves[n:]
 	}
 	for len(ended) > 0 {
-		n := min(len(ended), s.d.rows(endColumns()))
+		n := s.d.chunk(len(ended), endColumns())
 		with, args := s.d.with("v", endColumns(), ended[:n])
-		res, err := tx.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
+		res, err := run.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black), game_string = v.game_string, plies = v.plies,
 			status = v.status, ended_ms = v.ended_ms, result = v.result, how = v.how, reason = v.reason FROM v WHERE games.id = v.id`, args...)
 		if err != nil {
@@ -406,7 +421,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 		ended = ended[n:]
 	}
-	return s.d.indexAll(ctx, tx, indexed)
+	return s.d.indexAll(ctx, run, indexed)
 }
 
 // startAll inserts the rows of the starts of group in one statement (of
@@ -423,7 +438,7 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 		}
 	}
 	for len(starts) > 0 {
-		n := min(len(starts), s.d.rows(startColumns()))
+		n := s.d.chunk(len(starts), startColumns())
 		rows, byKey := make([][]any, n), map[string]*writeOp{}
 		for i, op := range starts[:n] {
 			st := op.start
@@ -431,7 +446,7 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 			byKey[st.Key] = op
 		}
 		with, args := s.d.with("v", startColumns(), rows)
-		res, err := tx.QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+		res, err := s.prepared.in(tx).QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
 			SELECT owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies FROM v WHERE true
 			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key`, args...)
 		if err != nil {

@@ -1,0 +1,115 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// txRunner runs statements in a transaction: a *sql.Tx, or a preparedTx,
+// which runs the texts it has kept as prepared statements.
+type txRunner interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// preparedStatements keeps the writer's statements prepared on a SQLite
+// archive's writing connection. SQLite compiles a statement's text into a
+// program before it runs it, and the writer runs a few texts over and
+// over (one per kind of statement and number of rows: see dialect.chunk):
+// compiling them again at each run was a third of the writer's CPU under a
+// load of quick games (perf, scripts/archive-load.sh -s 500 -t 100ms,
+// 2026-11-27). PostgreSQL needs none of it: pgx keeps its statements
+// prepared by their text already.
+//
+// A text is prepared between the writer's transactions, after the first
+// that ran it (wanted): the writing connection is SQLite's only one, held
+// by the transaction while it runs, so a statement cannot be prepared for
+// the database (database/sql's, kept across transactions) inside one.
+type preparedStatements struct {
+	db     *sql.DB
+	mu     sync.Mutex
+	kept   map[string]*sql.Stmt
+	wanted map[string]bool
+}
+
+// maxPrepared bounds the texts kept: the writer's come to about sixty
+// (seven kinds of statement, eight or nine numbers of rows each); a text
+// beyond the bound runs unkept.
+const maxPrepared = 256
+
+func newPreparedStatements(db *sql.DB) *preparedStatements {
+	return &preparedStatements{db: db, kept: map[string]*sql.Stmt{}, wanted: map[string]bool{}}
+}
+
+// in returns tx as a txRunner that runs the texts kept as prepared
+// statements; tx itself when p is nil.
+func (p *preparedStatements) in(tx *sql.Tx) txRunner {
+	if p == nil {
+		return tx
+	}
+	return preparedTx{tx: tx, p: p}
+}
+
+// statement returns the statement kept for query, or nil, having noted
+// that query is wanted.
+func (p *preparedStatements) statement(query string) *sql.Stmt {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.kept[query]
+	if st == nil && len(p.kept)+len(p.wanted) < maxPrepared {
+		p.wanted[query] = true
+	}
+	return st
+}
+
+// prepareWanted prepares the texts run since the last call that were not
+// kept; the caller holds no transaction of the database. A text that does
+// not prepare is not kept (its statement's own run reported the error).
+func (p *preparedStatements) prepareWanted(ctx context.Context) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for query := range p.wanted {
+		if st, err := p.db.PrepareContext(ctx, query); err == nil {
+			p.kept[query] = st
+		}
+	}
+	clear(p.wanted)
+}
+
+// close closes the statements kept.
+func (p *preparedStatements) close() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, st := range p.kept {
+		st.Close()
+	}
+	clear(p.kept)
+}
+
+// preparedTx is a transaction that runs the texts kept as prepared
+// statements.
+type preparedTx struct {
+	tx *sql.Tx
+	p  *preparedStatements
+}
+
+func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.p.statement(query); st != nil {
+		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+func (t preparedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.p.statement(query); st != nil {
+		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
