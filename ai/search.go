@@ -60,6 +60,10 @@ type Info struct {
 	Score    int
 	Nodes    uint64
 	Elapsed  time.Duration
+	// Partial says that the iteration of Depth had not completed when it
+	// found Move: a move that beat the one before it on a full window,
+	// played at once should the search stop before the iteration ends.
+	Partial bool
 	// PV starts with Move and goes on with the moves the table holds for
 	// the positions that follow; it is read only for reports.
 	PV []core.Move
@@ -194,6 +198,17 @@ func (s *Searcher) Clear() {
 	if s.others != nil {
 		s.others.forget()
 	}
+}
+
+// TableUse returns the share of the transposition table's slots that hold
+// a result of the last search: how full a search of its length fills the
+// table (UCI's hashfull, counted over every slot rather than sampled), and
+// so whether the table is too small for it (see hivebridge bench search).
+func (s *Searcher) TableUse() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.helpers.Wait()
+	return s.tt.use()
 }
 
 // shared is the state of one search that all its threads see.
@@ -548,7 +563,7 @@ func (r *rootSearch) iterateWindow(d, alpha, beta int) (int, bool) {
 			if i > 0 {
 				// A move that beat the previous best on a full
 				// window is better at this depth than it.
-				r.best = Info{Depth: d, Move: m, Score: score}
+				r.best = Info{Depth: d, Move: m, Score: score, Partial: true}
 				r.notify()
 			}
 			if score >= beta {

@@ -82,6 +82,18 @@ func newTable(mb int) *table {
 // the table's only user.
 func (t *table) clear() { clear(t.slots) }
 
+// use returns the share of the slots holding an entry of the current
+// search; the caller must be the table's only user.
+func (t *table) use() float64 {
+	n := 0
+	for i := range t.slots {
+		if d := t.slots[i].data.Load(); d != 0 && ageOf(d) == t.age {
+			n++
+		}
+	}
+	return float64(n) / float64(len(t.slots))
+}
+
 // probe returns the entry stored for key, if any.
 func (t *table) probe(key uint64) (entry, bool) {
 	b := (key & t.mask) * bucketSlots

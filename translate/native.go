@@ -23,8 +23,8 @@ type Native struct {
 	multiPV atomic.Int32
 }
 
-// defaultHashMB is the size of the native searcher's table by default.
-const defaultHashMB = 64
+// DefaultHashMB is the size of the native searcher's table by default.
+const DefaultHashMB = 64
 
 // maxMultiPV bounds the MultiPV option: more lines than almost any
 // position has legal moves (a search asked for more gives them all).
@@ -51,7 +51,7 @@ func NewSearcher(threads, hashMB int) *ai.Searcher {
 // NewNative returns the native engine with one thread, the default table
 // size, the default evaluation (DefaultEval) and one line.
 func NewNative() *Native {
-	n := &Native{s: NewSearcher(1, defaultHashMB)}
+	n := &Native{s: NewSearcher(1, DefaultHashMB)}
 	n.multiPV.Store(1)
 	n.options = []*engine.Option{
 		{Name: "Threads", Type: engine.IntOption, Default: "1", Min: "1", Max: strconv.Itoa(max(64, runtime.NumCPU())), Apply: func(v string) error {
@@ -59,7 +59,7 @@ func NewNative() *Native {
 			n.s.SetThreads(t)
 			return nil
 		}},
-		{Name: "HashMB", Type: engine.IntOption, Default: strconv.Itoa(defaultHashMB), Min: "1", Max: "4096", Apply: func(v string) error {
+		{Name: "HashMB", Type: engine.IntOption, Default: strconv.Itoa(DefaultHashMB), Min: "1", Max: "4096", Apply: func(v string) error {
 			mb, _ := strconv.Atoi(v)
 			n.s.SetHashMB(mb)
 			return nil

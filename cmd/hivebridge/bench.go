@@ -29,7 +29,7 @@ func NewCmdBench(loadF func(cmd *cobra.Command, cfg loadConfig) error) *cobra.Co
 		Use:   "bench",
 		Short: "Measure hivebridge",
 	}
-	cmd.AddCommand(NewCmdBenchLoad(loadF))
+	cmd.AddCommand(NewCmdBenchLoad(loadF), NewCmdBenchSearch(nil))
 	return cmd
 }
 
