@@ -43,13 +43,14 @@ func NewCmdBenchSearch(runF func(cmd *cobra.Command, cfg searchConfig) error) *c
 		Short: "Show how the native searcher uses its time and table on each position of a file",
 		Long: `Searches each position of FILE (a GameString a line, or the first field of
 each line of a match --out file; --cut N keeps each game's first N moves)
-for --time on one thread, with a fresh table of --hash MB as a new game has,
-and prints for each: the depth of the last iteration completed, the nodes and nodes a second,
-the share of the time used, when the last iteration that completed ended
-(the rest went to one that did not), the time each iteration took, and the
-share of the table's slots the search filled. The last line gives their
-medians. It tells whether a longer search outgrows the table, and how much
-of its time goes to an iteration it does not finish.`,
+for --time on one thread, with a fresh table of --hash MB as a new game
+has, and prints for each: the depth of the last iteration completed, the
+nodes and nodes a second, the share of the time used, when the last
+iteration that completed ended (the rest went to one that did not), the
+time each iteration took, and the share of the table's slots the search
+filled. The last line gives their medians. It tells whether a longer
+search outgrows the table, and how much of its time goes to an iteration
+it does not finish.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.file = args[0]
