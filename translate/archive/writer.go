@@ -345,16 +345,16 @@ func (d dialect) chunk(n int, columns []column) int {
 
 // addAll runs additions of moves to games, one a game, in one statement
 // for all their moves, one for the players named and one for the rows of
-// the games they end (each of at most dialect.rows rows), then indexes
-// the games ended for the explorer, all at once: PostgreSQL answers each
+// the games they end (in chunks of dialect.chunk rows), then indexes the
+// games ended for the explorer, all at once: PostgreSQL answers each
 // statement in a round trip of its own, and SQLite steps through each
 // statement's program once per run besides its rows (and compiles it, the
 // first time: see preparedStatements), so that a statement a move costs a
-// busy archive more than the work it does. A game that is not archived fails the statement (its
-// moves' foreign key), or is one row fewer than the games named or ended
-// (ErrNotFound); a move the archive holds already (an end tried again
-// whose first try was committed unheard of) fails the moves' key: the
-// batch then runs again, each write alone.
+// busy archive more than the work it does. A game that is not archived
+// fails the statement (its moves' foreign key), or is one row fewer than
+// the games named or ended (ErrNotFound); a move the archive holds
+// already (an end tried again whose first try was committed unheard of)
+// fails the moves' key: the batch then runs again, each write alone.
 func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) error {
 	alone, err := s.startAll(ctx, tx, group)
 	if err != nil {
