@@ -66,18 +66,36 @@ func (p *preparedStatements) statement(query string) *sql.Stmt {
 // prepareWanted prepares the texts run since the last call that were not
 // kept; the caller holds no transaction of the database. A text that does
 // not prepare is not kept (its statement's own run reported the error).
+// The lock is not held while preparing: a prepare waits for the writing
+// connection, and whoever holds that connection in a transaction may need
+// the lock to look up its statements (statement), so holding it would
+// deadlock the two until ctx ended.
 func (p *preparedStatements) prepareWanted(ctx context.Context) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	queries := make([]string, 0, len(p.wanted))
 	for query := range p.wanted {
-		if st, err := p.db.PrepareContext(ctx, query); err == nil {
-			p.kept[query] = st
-		}
+		queries = append(queries, query)
 	}
 	clear(p.wanted)
+	p.mu.Unlock()
+	for _, query := range queries {
+		st, err := p.db.PrepareContext(ctx, query)
+		if err != nil {
+			continue
+		}
+		p.mu.Lock()
+		if p.kept[query] == nil && len(p.kept) < maxPrepared {
+			p.kept[query] = st
+			st = nil
+		}
+		p.mu.Unlock()
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 // close closes the statements kept.

@@ -98,3 +98,47 @@ func TestWriterKeepsItsStatements(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareWaitsWithoutTheLock: a text is prepared on SQLite's one
+// writing connection, so the prepare waits while another holds that
+// connection in a transaction; that transaction must still look up its
+// statements and commit, and the text is kept once it has. (Holding the
+// lock through the prepare deadlocked the two until the writer's context
+// ended: the CI run of 634b275, TestStartsTogether.)
+func TestPrepareWaitsWithoutTheLock(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve").(*sqlStore)
+	p := newPreparedStatements(s.write)
+	defer p.close()
+	const first, second = "SELECT count(*) FROM games", "SELECT count(*) FROM moves"
+	p.statement(first)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitsBefore := s.write.Stats().WaitCount
+	prepared := make(chan struct{})
+	go func() {
+		p.prepareWanted(ctx)
+		close(prepared)
+	}()
+	for s.write.Stats().WaitCount == waitsBefore {
+		if ctx.Err() != nil {
+			t.Fatal("the prepare never waited for the writing connection")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	rows, err := p.in(tx).QueryContext(ctx, second)
+	if err != nil {
+		t.Fatalf("the transaction's statement while a prepare waited: %v", err)
+	}
+	rows.Close()
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	<-prepared
+	if p.statement(first) == nil {
+		t.Errorf("%q was not kept once the transaction had committed", first)
+	}
+}
