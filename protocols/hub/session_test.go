@@ -434,8 +434,10 @@ func TestSessionUninterruptibleStop(t *testing.T) {
 	s.send("pos variant=Base+MLP", "level infinite", "go analyze")
 	s.expect(`info depth=1 .*`)
 	s.expect(`info depth=2 .*`)
-	s.send("ping")
-	s.expect("pong")
+	// The depth-3 search runs on its own goroutine: stop is sent once it
+	// has begun (CI's run of 634b275 sent it before, and stop found no
+	// search to leave running).
+	waitFor(t, 2*time.Second, "the depth-3 search to begin", func() bool { return len(rec.seen()) >= 3 })
 	s.send("stop")
 	s.expect(done(moveIn(t, allExpansions, nil, 2)))
 	// Answered while the searcher still holds on: stop did not wait for it.
