@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -255,7 +254,7 @@ var errPaused = errors.New("archive writes paused after a failure")
 // patiently). A write the database refused for what it holds is tried
 // once: its error comes back with its cause, and the keeper goes on as if
 // it had not been tried (no pause, its health unchanged).
-func (k *Keeper) try(patience time.Duration, urgent *atomic.Bool, write func(ctx context.Context) error) (cause string, err error) {
+func (k *Keeper) try(patience time.Duration, write func(ctx context.Context) error) (cause string, err error) {
 	if k.paused() {
 		return "", errPaused
 	}
@@ -265,7 +264,7 @@ func (k *Keeper) try(patience time.Duration, urgent *atomic.Bool, write func(ctx
 			time.Sleep(wait)
 			wait *= 2
 		}
-		ctx, cancel := context.WithTimeout(patiently(context.Background(), patience, urgent), k.cfg.Timeout)
+		ctx, cancel := context.WithTimeout(patiently(context.Background(), patience), k.cfg.Timeout)
 		err = write(ctx)
 		cancel()
 		if err == nil {
@@ -325,10 +324,6 @@ type Recorder struct {
 	// share their transaction (see Played); 0 for the writer's
 	// gathering window.
 	patience time.Duration
-	// urgent is set when the session comes to wait for the write under
-	// way (Settle): the writer commits it then rather than gather others
-	// for it.
-	urgent atomic.Bool
 	// held says the last move's write waits for the game's end (see
 	// PlayedLast).
 	held bool
@@ -373,9 +368,8 @@ func (r *Recorder) Settle() {
 	case <-r.writing:
 	default:
 		start := time.Now()
-		r.urgent.Store(true)
 		if h, ok := r.k.store.(hurrier); ok {
-			h.wake()
+			defer h.hurry()()
 		}
 		<-r.writing
 		r.k.cfg.OnWait(time.Since(start))
@@ -384,12 +378,9 @@ func (r *Recorder) Settle() {
 }
 
 // A hurrier is a store whose writer may hold a write back to gather
-// others with it: told that a caller waits for every write (hurry), it
-// commits what it holds; woken (wake), it commits the writes marked
-// urgent (see patiently).
+// others with it: told that a session waits, it commits what it holds.
 type hurrier interface {
 	hurry() (release func())
-	wake()
 }
 
 // write starts bringing the archive up to date in the background, with
@@ -399,7 +390,6 @@ type hurrier interface {
 func (r *Recorder) write(before func(), ending bool) {
 	done := make(chan struct{})
 	r.writing = done
-	r.urgent.Store(false)
 	r.k.writing.Add(1)
 	go func() {
 		defer r.k.writing.Done()
@@ -628,7 +618,7 @@ func (r *Recorder) flush(end *End) bool {
 		return true
 	}
 	white, black := r.names()
-	cause, err := r.k.try(r.patience, &r.urgent, func(ctx context.Context) error {
+	cause, err := r.k.try(r.patience, func(ctx context.Context) error {
 		if r.id == 0 {
 			st := r.start
 			st.White, st.Black, st.GameString, st.Moves = white, black, r.gameStringNow(), r.moves[:kept]

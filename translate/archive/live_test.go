@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -249,69 +247,6 @@ func TestSettleHurriesTheWriter(t *testing.T) {
 	g, err := s.Get(context.Background(), r.ID())
 	if err != nil || g.GameString != "Base;InProgress;White[2];wS1;bS1 wS1-" || len(g.Moves) != 2 {
 		t.Errorf("archived %+v, %v", g, err)
-	}
-}
-
-// TestSettleHurriesOnlyItsWrite: under a gathering window far past any
-// test's end, the write a session comes to wait for is committed at once,
-// and another game's write, which nobody waits for, goes on gathering:
-// the waiting session waits for its own commit alone.
-func TestSettleHurriesOnlyItsWrite(t *testing.T) {
-	s := open(t, filepath.Join(t.TempDir(), "games.db"), "serve").(*sqlStore)
-	s.gather = time.Hour
-	k := NewKeeper(s, KeeperConfig{})
-	t.Cleanup(k.Close)
-	waited := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
-	gathering := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
-	archived := func() int {
-		_, total, err := s.List(context.Background(), Filter{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return total
-	}
-	settled := make(chan struct{})
-	go func() {
-		waited.Settle()
-		close(settled)
-	}()
-	select {
-	case <-settled:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Settle waited out the writer's gathering window")
-	}
-	if n := archived(); n != 1 {
-		t.Errorf("%d games archived once one session settled, want 1: the other's write gathers on", n)
-	}
-	gathering.Settle()
-	if n := archived(); n != 2 {
-		t.Errorf("%d games archived once both settled, want 2", n)
-	}
-}
-
-// TestSplitKeepsAGamesOrder: of the writes held, those due go to the
-// batch with every write of their games, in the order they came; the
-// others stay.
-func TestSplitKeepsAGamesOrder(t *testing.T) {
-	now := time.Now()
-	later := now.Add(time.Hour)
-	urgent := new(atomic.Bool)
-	urgent.Store(true)
-	held := []*writeOp{
-		{game: 1, by: later},                 // game 1's first write, not due
-		{game: 2, by: later},                 // not due, its game has none due
-		{game: 1, by: later, urgent: urgent}, // due: takes game 1's first with it
-		{game: 3},                            // a caller waits for it
-		{start: &Start{Key: "k"}, by: now},   // its time has come
-		{game: 2, by: later.Add(time.Hour)},
-	}
-	batch, rest := (&sqlStore{}).split(held, now)
-	want := []*writeOp{held[0], held[2], held[3], held[4]}
-	if !slices.Equal(batch, want) || !slices.Equal(rest, []*writeOp{held[1], held[5]}) {
-		t.Errorf("split: batch %v, rest %v; want %v and the writes of game 2", batch, rest, want)
-	}
-	if all, none := (&sqlStore{}).split(held, time.Time{}); len(all) != len(held) || len(none) != 0 {
-		t.Errorf("split of every write: %d and %d left", len(all), len(none))
 	}
 }
 

@@ -17,15 +17,18 @@ import (
 // ten thousand sessions cost the database a few, not ten thousand. A
 // write nobody waits for (the keeper's, in the background of a session)
 // may wait up to gatherWindow for others to share its transaction; a
-// write a session comes to wait for (Recorder.Settle marks it urgent and
-// wakes the writer) is committed at once, with the other writes due then
-// but not with those still gathering. So a busy daemon commits moves by
-// the hundred, and a session that plays fast waits no longer than for its
-// own commit, not for a transaction of every move gathered since the last.
+// session that comes to wait for one (Recorder.Settle, through hurry) has
+// it committed at once. So a busy daemon commits moves by the hundred,
+// and a session that plays fast waits no longer than for its own commit.
+// The writes gathered go with the one waited for: committing that one
+// alone (0aa8853) doubled the commands that waited, since the writes left
+// gathering were waited for in turn, and cost the daemon 25% more CPU and
+// PostgreSQL twice its own, for no better p99 (scripts/archive-load.sh -s
+// 500 -t 100ms, two rounds each, interleaved, 2026-11-27).
 type writer struct {
 	queue   chan *writeOp
-	hurried chan struct{} // a write's caller has started waiting
-	waiting atomic.Int64  // callers waiting for every write (hurry)
+	hurried chan struct{} // a session has started waiting
+	waiting atomic.Int64  // sessions waiting for a write now
 	gather  time.Duration // how long a patient write waits for company
 	stop    chan struct{}
 	done    chan struct{}
@@ -67,17 +70,9 @@ type writeOp struct {
 	start *Start
 	id    int64
 	// by, when not zero, says the write's caller is not waiting for it:
-	// it may wait until then for others to share its transaction, unless
-	// urgent is set first (its caller came to wait).
-	by     time.Time
-	urgent *atomic.Bool
-	done   chan error
-}
-
-// dueAt reports whether op is to be committed at now rather than wait
-// for others.
-func (op *writeOp) dueAt(now time.Time) bool {
-	return op.by.IsZero() || !op.by.After(now) || (op.urgent != nil && op.urgent.Load())
+	// it may wait until then for others to share its transaction.
+	by   time.Time
+	done chan error
 }
 
 // addition is a write that adds moves to a game (Change.Append), and
@@ -100,22 +95,15 @@ type ending struct {
 }
 
 // patientKey marks the context of a write nobody waits for; its value is
-// the write's patience.
+// the write's patience (a time.Duration).
 type patientKey struct{}
 
-// patience is how long a write nobody waits for may wait for others to
-// share its transaction, and the flag its caller sets on coming to wait.
-type patience struct {
-	wait   time.Duration
-	urgent *atomic.Bool
-}
-
 // patiently returns ctx for a write whose caller does not wait for it,
-// which may wait for others to share its transaction for as long as wait,
-// or the writer's gathering window when that is shorter (or wait is 0),
-// until urgent is set (then, wake the writer: see waker).
-func patiently(ctx context.Context, wait time.Duration, urgent *atomic.Bool) context.Context {
-	return context.WithValue(ctx, patientKey{}, patience{wait, urgent})
+// which may wait for others to share its transaction for as long as
+// patience, or the writer's gathering window when that is shorter (or
+// patience is 0).
+func patiently(ctx context.Context, patience time.Duration) context.Context {
+	return context.WithValue(ctx, patientKey{}, patience)
 }
 
 // startWriter starts the goroutine that commits the writes: one for both
@@ -145,126 +133,69 @@ func (s *sqlStore) stopWriter() {
 	}
 }
 
-// write1 commits the batches of writes, one after the other; held are
-// the writes that came but are not due yet.
+// write1 commits the batches of writes, one after the other.
 func (s *sqlStore) write1() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	var held, batch []*writeOp
 	for {
-		if len(held) == 0 {
-			select {
-			case <-s.stop:
-				return
-			case op := <-s.queue:
-				held = append(held, op)
-			}
+		select {
+		case <-s.stop:
+			return
+		case op := <-s.queue:
+			s.commit(s.gatherAfter(op, timer))
 		}
-		batch, held = s.gatherDue(held, timer)
-		s.commit(batch)
 	}
 }
 
-// gatherDue waits until one of the writes held is due (dueAt), taking those
-// that come meanwhile, and returns the batch to commit and the writes
-// left to gather. Every write is due when a caller waits for them all
-// (hurry), when the store stops, or when maxBatch have come.
-func (s *sqlStore) gatherDue(held []*writeOp, timer *time.Timer) (batch, rest []*writeOp) {
-	defer timer.Stop()
-	var next time.Time // the earliest time a write held is due by
-	scan := true       // look at every write held again
-	for {
-		now := time.Now()
-		due := false
-		if scan {
-			next = time.Time{}
-			for _, op := range held {
-				due = due || op.dueAt(now)
-				if next.IsZero() || op.by.Before(next) {
-					next = op.by
-				}
-			}
-			scan = false
-		}
-	drain:
-		for len(held) < maxBatch {
+// gatherAfter returns the batch that first opens: the writes waiting
+// already, and while none of them has a caller waiting for it and no
+// session waits, those that come before the first of their times (by).
+func (s *sqlStore) gatherAfter(first *writeOp, timer *time.Timer) []*writeOp {
+	batch := []*writeOp{first}
+	by := first.by
+	now := by.IsZero()
+	if !now {
+		timer.Reset(time.Until(by))
+		defer timer.Stop()
+	}
+	for len(batch) < maxBatch {
+		if now || s.waiting.Load() > 0 {
 			select {
 			case op := <-s.queue:
-				held = append(held, op)
-				due = due || op.dueAt(now)
-				if next.IsZero() || op.by.Before(next) {
-					next = op.by
-				}
+				batch = append(batch, op)
+				continue
 			default:
-				break drain
+				return batch
 			}
 		}
-		select {
-		case <-s.stop:
-			return s.split(held, time.Time{})
-		default:
-		}
-		if s.waiting.Load() > 0 || len(held) >= maxBatch {
-			return s.split(held, time.Time{})
-		}
-		if due || !next.After(now) {
-			return s.split(held, now)
-		}
-		timer.Reset(next.Sub(now))
 		select {
 		case op := <-s.queue:
-			held = append(held, op)
-		case <-s.hurried:
-		case <-timer.C:
-		case <-s.stop:
-		}
-		// The one write that came is looked at by drain (held's last),
-		// the others again.
-		scan = true
-	}
-}
-
-// split returns the writes of held due at now (all of them, up to
-// maxBatch, when now is zero) in the order they came, and the others. The
-// writes of a game with one due go with it: a game's writes are committed
-// in the order they came.
-func (s *sqlStore) split(held []*writeOp, now time.Time) (batch, rest []*writeOp) {
-	if now.IsZero() {
-		n := min(len(held), maxBatch)
-		return held[:n:n], held[n:]
-	}
-	dueGames := map[gameKey]bool{}
-	for _, op := range held {
-		if key, ok := op.gameKey(); ok && op.dueAt(now) {
-			dueGames[key] = true
-		}
-	}
-	for _, op := range held {
-		key, ok := op.gameKey()
-		if len(batch) < maxBatch && (op.dueAt(now) || (ok && dueGames[key])) {
 			batch = append(batch, op)
-		} else {
-			rest = append(rest, op)
+			now = op.by.IsZero()
+			if !now && op.by.Before(by) {
+				by = op.by
+				timer.Reset(time.Until(by))
+			}
+		case <-s.hurried:
+			now = true
+		case <-timer.C:
+			now = true
+		case <-s.stop:
+			now = true
 		}
 	}
-	return batch, rest
+	return batch
 }
 
-// hurry tells the writer that a caller waits for every write (Keeper.Close):
-// until release is called, it commits what it holds without gathering
-// more.
+// hurry tells the writer that a session waits for a write: until release
+// is called, it commits what it holds without gathering more.
 func (s *sqlStore) hurry() (release func()) {
 	s.waiting.Add(1)
-	s.wake()
-	return func() { s.waiting.Add(-1) }
-}
-
-// wake tells the writer that a write's caller has marked it urgent.
-func (s *sqlStore) wake() {
 	select {
 	case s.hurried <- struct{}{}:
 	default:
 	}
+	return func() { s.waiting.Add(-1) }
 }
 
 // commit runs a batch of writes in one transaction and tells each how it
@@ -346,7 +277,7 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 	var (
 		group   []*writeOp // starts and additions not run yet, one a game
 		groupAt int        // the index of the first
-		grouped = map[gameKey]bool{}
+		grouped = map[string]bool{}
 	)
 	flush := func() error {
 		if len(group) == 0 {
@@ -359,8 +290,8 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 	}
 	for i, op := range batch {
 		together := op.added != nil || (op.start != nil && op.start.Key != "")
-		key, keyed := op.gameKey()
-		if keyed && grouped[key] {
+		key := op.groupKey()
+		if key != "" && grouped[key] {
 			if err := flush(); err != nil {
 				return groupAt, err
 			}
@@ -380,22 +311,16 @@ func (s *sqlStore) runTogether(ctx context.Context, tx *sql.Tx, batch []*writeOp
 	return groupAt, flush()
 }
 
-// gameKey names the game a write is of, among the writes of a batch: a
+// groupKey names the game op writes, among the writes of a batch: a
 // start by its key, another write by its game's id.
-type gameKey struct {
-	key string
-	id  int64
-}
-
-// gameKey returns the game op writes, and false for a start without a key.
-func (op *writeOp) gameKey() (gameKey, bool) {
+func (op *writeOp) groupKey() string {
 	switch {
 	case op.start != nil && op.start.Key != "":
-		return gameKey{key: op.start.Key}, true
+		return "key " + op.start.Key
 	case op.game != 0:
-		return gameKey{id: op.game}, true
+		return "id " + strconv.FormatInt(op.game, 10)
 	}
-	return gameKey{}, false
+	return ""
 }
 
 // rows returns how many rows of columns one statement takes. PostgreSQL
@@ -632,12 +557,11 @@ func (d dialect) with(name string, columns []column, rows [][]any) (string, []an
 // safely.
 func (s *sqlStore) inTx(ctx context.Context, op *writeOp) error {
 	op.done = make(chan error, 1)
-	if p, ok := ctx.Value(patientKey{}).(patience); ok && s.gather > 0 {
-		wait := p.wait
-		if wait <= 0 || wait > s.gather {
-			wait = s.gather
+	if patience, ok := ctx.Value(patientKey{}).(time.Duration); ok && s.gather > 0 {
+		if patience <= 0 || patience > s.gather {
+			patience = s.gather
 		}
-		op.by, op.urgent = time.Now().Add(wait), p.urgent
+		op.by = time.Now().Add(patience)
 	}
 	select {
 	case s.queue <- op:
