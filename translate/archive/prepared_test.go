@@ -123,12 +123,9 @@ func TestPrepareWaitsWithoutTheLock(t *testing.T) {
 		p.prepareWanted(ctx)
 		close(prepared)
 	}()
-	for s.write.Stats().WaitCount == waitsBefore {
-		if ctx.Err() != nil {
-			t.Fatal("the prepare never waited for the writing connection")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, 5*time.Second, "the prepare to wait for the writing connection", func() bool {
+		return s.write.Stats().WaitCount != waitsBefore
+	})
 	rows, err := p.in(tx).QueryContext(ctx, second)
 	if err != nil {
 		t.Fatalf("the transaction's statement while a prepare waited: %v", err)
