@@ -304,6 +304,9 @@ func TestEndsTogether(t *testing.T) {
 		compare := func(what string, writes []write, runTogether bool) {
 			t.Helper()
 			got, want := together(writes, runTogether), alone(t, s[1], writes)
+			for w := range s {
+				indexEnded(t, s[w])
+			}
 			for i := range writes {
 				if (got[i] == nil) != (want[i] == nil) || RefusalCause(got[i]) != RefusalCause(want[i]) {
 					t.Errorf("%s: write %d: %v in the batch, %v alone", what, i, got[i], want[i])
@@ -394,6 +397,24 @@ func TestEndsTogether(t *testing.T) {
 			t.Errorf("the explorer has %d games: the batches ended too few with a result to test it", indexed)
 		}
 	})
+}
+
+// indexEnded brings the explorer up to date, as the writer does in the
+// background: the games ended in the writer's hand first, then those the
+// archive marks (ended by writes run here rather than by the writer's
+// goroutine), read back and replayed.
+func indexEnded(t *testing.T, s *sqlStore) {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.indexNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for more := true; more; {
+		var err error
+		if more, err = s.indexIn(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // indexedGames returns how many games the explorer has.

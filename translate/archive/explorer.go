@@ -213,6 +213,9 @@ func (d dialect) unindex(ctx context.Context, tx *sql.Tx, ids []any) error {
 // most played first, each with up to games of its games' ids, newest
 // first (ExplorerGames pages on).
 func (s *sqlStore) Explore(ctx context.Context, position uint64, games int) ([]ExplorerMove, error) {
+	if err := s.indexNow(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.read.QueryContext(ctx, s.q(`SELECT move, white, draws, black FROM explorer_moves
 		WHERE position = ? AND white + draws + black > 0 ORDER BY white + draws + black DESC, move`), int64(position))
 	if err != nil {
@@ -250,6 +253,9 @@ func (s *sqlStore) Explore(ctx context.Context, position uint64, games int) ([]E
 // position, newest first: those before the game before when it is not 0,
 // so that a page's last id asks for the next page.
 func (s *sqlStore) ExplorerGames(ctx context.Context, position uint64, move core.OrientedMove, before int64, n int) ([]int64, error) {
+	if err := s.indexNow(ctx); err != nil {
+		return nil, err
+	}
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
@@ -321,62 +327,28 @@ func idColumns() []column { return []column{{"game", "bigint"}} }
 // the migration that makes the explorer's tables: a thousand games at a
 // time, in order of id, their first ExplorerPlies moves read and replayed.
 func indexArchived(ctx context.Context, tx *sql.Tx, d dialect) error {
-	type game struct {
-		gameType string
-		result   string
-		moves    []string
-	}
 	after := int64(0)
 	for {
-		rows, err := tx.QueryContext(ctx, d.rebind(`SELECT id, game_type, result FROM games
+		rows, err := tx.QueryContext(ctx, d.rebind(`SELECT id FROM games
 			WHERE status = ? AND result IN ('WhiteWins', 'BlackWins', 'Draw') AND id > ? ORDER BY id LIMIT 1000`), string(Finished), after)
 		if err != nil {
 			return err
 		}
-		var (
-			ids   []any
-			games = map[int64]*game{}
-		)
+		var ids []any
 		for rows.Next() {
-			var (
-				id int64
-				g  game
-			)
-			if err := rows.Scan(&id, &g.gameType, &g.result); err != nil {
+			if err := rows.Scan(&after); err != nil {
 				rows.Close()
 				return err
 			}
-			ids, games[id], after = append(ids, id), &g, id
+			ids = append(ids, after)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil || len(ids) == 0 {
 			return err
 		}
-		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
-		rows, err = tx.QueryContext(ctx, d.rebind(`SELECT game, text FROM moves WHERE game IN `+in+` AND ply < ? ORDER BY game, ply`),
-			append(ids, ExplorerPlies)...)
+		indexed, err := readIndexed(ctx, tx, d, ids)
 		if err != nil {
 			return err
-		}
-		for rows.Next() {
-			var (
-				id   int64
-				text string
-			)
-			if err := rows.Scan(&id, &text); err != nil {
-				rows.Close()
-				return err
-			}
-			games[id].moves = append(games[id].moves, text)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		indexed := make([]indexedGame, 0, len(ids))
-		for _, id := range ids {
-			g := games[id.(int64)]
-			indexed = append(indexed, indexedGame{id: id.(int64), result: resultCode(g.result), rows: explorerRowsOf(g.gameType, g.moves)})
 		}
 		if err := d.index(ctx, tx, indexed); err != nil {
 			return err

@@ -185,7 +185,7 @@ func TestExplorerImportPruneMigrate(t *testing.T) {
 		// An archive from before the explorer: its tables emptied and
 		// its schema set back to version 2, then opened again.
 		for _, q := range []string{`DELETE FROM explorer`, `DELETE FROM explorer_moves`, `DROP TABLE explorer`, `DROP TABLE explorer_moves`,
-			`UPDATE schema_version SET version = 2`} {
+			`DROP INDEX games_explorer_pending`, `ALTER TABLE games DROP COLUMN explorer_pending`, `UPDATE schema_version SET version = 2`} {
 			if _, err := s.write.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}

@@ -74,6 +74,10 @@ var migrations = [][]string{
 			black INTEGER NOT NULL,
 			PRIMARY KEY (position, move))`,
 	},
+	{ // 4: the games ended but not yet indexed for the explorer (indexer.go)
+		`ALTER TABLE games ADD COLUMN explorer_pending INTEGER NOT NULL DEFAULT 0`,
+		`CREATE INDEX games_explorer_pending ON games (id) WHERE explorer_pending = 1`,
+	},
 }
 
 // migrationCode returns what reaching version v takes beyond its SQL, or

@@ -48,7 +48,6 @@ func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 	db.SetMaxIdleConns(32)
 	s := &sqlStore{name: name, d: postgresDialect, read: db, write: db}
 	s.deadOwners = func(ctx context.Context, owners []int64) ([]int64, error) { return s.unlockedOwners(ctx, owners) }
-	s.startWriter()
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fail(err)
@@ -69,6 +68,10 @@ func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 		}
 		s.release, s.heartbeat = lock.release, lock.hold
 	}
+	if role != Reader {
+		s.sweepAtStart(ctx)
+	}
+	s.startWriter()
 	return s, nil
 }
 
@@ -93,16 +96,25 @@ func (l *ownerLock) hold(ctx context.Context) error {
 		l.conn.Close()
 		l.conn = nil
 	}
-	conn, err := l.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, $2)`, lockClass, l.owner); err != nil {
+	// A connection the pool kept from before a restart fails at its
+	// first statement (the pool checks one only a second after its last
+	// use): the next try takes another.
+	var err error
+	for range 3 {
+		var conn *sql.Conn
+		if conn, err = l.db.Conn(ctx); err != nil {
+			return err
+		}
+		if _, err = conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, $2)`, lockClass, l.owner); err == nil {
+			l.conn = conn
+			return nil
+		}
 		conn.Close()
-		return err
+		if ctx.Err() != nil {
+			break
+		}
 	}
-	l.conn = conn
-	return nil
+	return err
 }
 
 func (l *ownerLock) release() {

@@ -54,7 +54,6 @@ func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
 	read.SetMaxOpenConns(4)
 	s := &sqlStore{name: path, d: sqliteDialect, read: read, write: write, prepared: newPreparedStatements(write)}
 	s.deadOwners = func(_ context.Context, owners []int64) ([]int64, error) { return deadLockFiles(path, owners) }
-	s.startWriter()
 	if err := migrate(ctx, write, sqliteDialect); err != nil {
 		s.Close()
 		if lite, ok := errors.AsType[*sqlite.Error](err); ok && lite.Code()&0xff == sqlite3.SQLITE_CANTOPEN {
@@ -74,6 +73,10 @@ func openSQLite(ctx context.Context, path string, role Role) (Store, error) {
 			return nil, fail(err)
 		}
 	}
+	if role != Reader {
+		s.sweepAtStart(ctx)
+	}
+	s.startWriter()
 	return s, nil
 }
 

@@ -144,26 +144,27 @@ func (s *sqlStore) updateOp(id int64, c Change) *writeOp {
 	// A game that ends finished with a result is indexed for the
 	// explorer; its moves are read here, in the caller's goroutine,
 	// rather than in the writer's, which every game shares.
-	var indexed indexedGame
+	var indexed *indexedGame
 	if c.End != nil && c.End.status() == Finished {
-		indexed = indexedGame{id: id, result: resultCode(c.End.Result)}
-		if indexed.result >= 0 {
-			indexed.rows = explorerRowsOfGameString(c.GameString)
+		if g := (indexedGame{id: id, result: resultCode(c.End.Result)}); g.result >= 0 {
+			if g.rows = explorerRowsOfGameString(c.GameString); len(g.rows) > 0 {
+				indexed = &g
+			}
 		}
 	}
-	op := &writeOp{game: id, run: s.update(id, c, plies, indexed)}
+	op := &writeOp{game: id, run: s.update(id, c, plies, indexed), indexed: indexed}
 	if c.End != nil && c.Synced {
 		op.added = &addition{moves: c.Moves, white: c.White, black: c.Black,
-			end: &ending{gameString: c.GameString, plies: plies, end: *c.End, indexed: indexed}}
+			end: &ending{gameString: c.GameString, plies: plies, end: *c.End}}
 	}
 	return op
 }
 
 // update returns the write of a storable change c alone: the moves from
 // ply From on replaced, the row brought up to date (the game then holds
-// plies), and the game indexed for the explorer when it ends with a
-// result (indexed).
-func (s *sqlStore) update(id int64, c Change, plies int, indexed indexedGame) func(ctx context.Context, tx *sql.Tx) error {
+// plies), and the game marked to be indexed for the explorer when it ends
+// with a result (indexed; indexer.go).
+func (s *sqlStore) update(id int64, c Change, plies int, indexed *indexedGame) func(ctx context.Context, tx *sql.Tx) error {
 	return func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM moves WHERE game = ? AND ply >= ?`), id, c.From); err != nil {
 			return err
@@ -182,8 +183,9 @@ func (s *sqlStore) update(id int64, c Change, plies int, indexed indexedGame) fu
 		} else {
 			res, err = tx.ExecContext(ctx, s.q(`UPDATE games SET white = COALESCE(NULLIF(?, ''), white), black = COALESCE(NULLIF(?, ''), black),
 				game_string = ?, plies = ?,
-				status = ?, ended_ms = ?, result = ?, how = ?, reason = ? WHERE id = ?`),
-				c.White, c.Black, c.GameString, plies, string(c.End.status()), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason, id)
+				status = ?, ended_ms = ?, result = ?, how = ?, reason = ?, explorer_pending = ? WHERE id = ?`),
+				c.White, c.Black, c.GameString, plies, string(c.End.status()), ms(c.End.At), c.End.Result, c.End.How, c.End.Reason,
+				explorerMark(indexed), id)
 		}
 		if err != nil {
 			return err
@@ -191,7 +193,7 @@ func (s *sqlStore) update(id int64, c Change, plies int, indexed indexedGame) fu
 		if n, err := res.RowsAffected(); err == nil && n != 1 {
 			return fmt.Errorf("game %d: %w", id, ErrNotFound)
 		}
-		return s.d.indexAll(ctx, s.prepared.in(tx), []indexedGame{indexed})
+		return nil
 	}
 }
 

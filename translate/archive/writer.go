@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -32,6 +33,14 @@ type writer struct {
 	gather  time.Duration // how long a patient write waits for company
 	stop    chan struct{}
 	done    chan struct{}
+
+	// The explorer's index of the games ended (indexer.go): toIndex
+	// holds those committed and not indexed yet; sweep says the archive
+	// may mark more than toIndex holds; indexAsked brings an index now.
+	indexMu    sync.Mutex
+	toIndex    []indexedGame
+	sweep      atomic.Bool
+	indexAsked chan chan struct{}
 }
 
 // gatherWindow is the longest the first write of a transaction that
@@ -69,6 +78,9 @@ type writeOp struct {
 	// started.
 	start *Start
 	id    int64
+	// indexed, when not nil, is the game this write ends, to be indexed
+	// for the explorer once it is committed (indexer.go).
+	indexed *indexedGame
 	// by, when not zero, says the write's caller is not waiting for it:
 	// it may wait until then for others to share its transaction.
 	by   time.Time
@@ -85,13 +97,12 @@ type addition struct {
 }
 
 // ending is what the end of a game written as an addition sets in the
-// game's row besides its players: its GameString and plies, how it
-// ended; and the game as the explorer indexes it.
+// game's row besides its players: its GameString and plies, and how it
+// ended.
 type ending struct {
 	gameString string
 	plies      int
 	end        End
-	indexed    indexedGame
 }
 
 // patientKey marks the context of a write nobody waits for; its value is
@@ -119,6 +130,7 @@ func (s *sqlStore) startWriter() {
 	s.gather = gatherWindow
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
 	s.queue, s.hurried = make(chan *writeOp), make(chan struct{}, 1)
+	s.indexAsked = make(chan chan struct{})
 	go func() {
 		defer close(s.done)
 		s.write1()
@@ -133,16 +145,32 @@ func (s *sqlStore) stopWriter() {
 	}
 }
 
-// write1 commits the batches of writes, one after the other.
+// write1 commits the batches of writes, one after the other, and the
+// explorer's index of the games they end a gathering window after the
+// first of them (indexer.go), or when asked (indexNow), or before it
+// stops.
 func (s *sqlStore) write1() {
-	timer := time.NewTimer(time.Hour)
+	timer, indexTimer := time.NewTimer(time.Hour), time.NewTimer(time.Hour)
 	timer.Stop()
+	indexTimer.Stop()
+	var indexDue <-chan time.Time
 	for {
+		if indexDue == nil && (s.inHand() > 0 || s.sweep.Load()) {
+			indexTimer.Reset(indexDelay)
+			indexDue = indexTimer.C
+		}
 		select {
 		case <-s.stop:
+			s.indexInHand()
 			return
 		case op := <-s.queue:
 			s.commit(s.gatherAfter(op, timer))
+		case <-indexDue:
+			indexDue = nil
+			s.indexPending()
+		case reply := <-s.indexAsked:
+			s.indexInHand()
+			close(reply)
 		}
 	}
 }
@@ -213,10 +241,13 @@ func (s *sqlStore) commit(batch []*writeOp) {
 	if failed && (len(batch) > 1 || batch[0].added != nil) {
 		errs, _, err = s.runBatch(ctx, batch, true)
 	}
-	for i, op := range batch {
-		if err != nil {
+	if err != nil {
+		for i := range errs {
 			errs[i] = err
 		}
+	}
+	s.indexLater(batch, errs)
+	for i, op := range batch {
 		op.done <- errs[i]
 	}
 	s.prepared.prepareWanted(ctx)
@@ -350,8 +381,8 @@ func (d dialect) chunk(n int, columns []column) int {
 
 // addAll runs additions of moves to games, one a game, in one statement
 // for all their moves, one for the players named and one for the rows of
-// the games they end (in chunks of dialect.chunk rows), then indexes the
-// games ended for the explorer, all at once: PostgreSQL answers each
+// the games they end (in chunks of dialect.chunk rows; those to be indexed
+// for the explorer marked so: indexer.go), all at once: PostgreSQL answers each
 // statement in a round trip of its own, and SQLite steps through each
 // statement's program once per run besides its rows (and compiles it, the
 // first time: see preparedStatements), so that a statement a move costs a
@@ -366,10 +397,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		return err
 	}
 	run := s.prepared.in(tx)
-	var (
-		moves, named, ended [][]any
-		indexed             []indexedGame
-	)
+	var moves, named, ended [][]any
 	for _, op := range group {
 		if op.start != nil {
 			if !alone[op] {
@@ -384,8 +412,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 		if e := op.added.end; e != nil {
 			ended = append(ended, []any{op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
-				e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black})
-			indexed = append(indexed, e.indexed)
+				e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black, explorerMark(op.indexed)})
 		} else if op.added.white != "" || op.added.black != "" {
 			named = append(named, []any{op.game, op.added.white, op.added.black})
 		}
@@ -417,7 +444,8 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		with, args := s.d.with("v", endColumns(), ended[:n])
 		res, err := run.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black), game_string = v.game_string, plies = v.plies,
-			status = v.status, ended_ms = v.ended_ms, result = v.result, how = v.how, reason = v.reason FROM v WHERE games.id = v.id`, args...)
+			status = v.status, ended_ms = v.ended_ms, result = v.result, how = v.how, reason = v.reason,
+			explorer_pending = v.explorer_pending FROM v WHERE games.id = v.id`, args...)
 		if err != nil {
 			return err
 		}
@@ -426,7 +454,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		}
 		ended = ended[n:]
 	}
-	return s.d.indexAll(ctx, run, indexed)
+	return nil
 }
 
 // startAll inserts the rows of the starts of group in one statement (of
@@ -503,7 +531,7 @@ func namesColumns() []column {
 // endColumns are those of a game's row that its end sets.
 func endColumns() []column {
 	return []column{{"id", "bigint"}, {"game_string", "text"}, {"plies", "integer"}, {"status", "text"}, {"ended_ms", "bigint"},
-		{"result", "text"}, {"how", "text"}, {"reason", "text"}, {"white", "text"}, {"black", "text"}}
+		{"result", "text"}, {"how", "text"}, {"reason", "text"}, {"white", "text"}, {"black", "text"}, {"explorer_pending", "integer"}}
 }
 
 // startColumns are those of a game's row at its start.
