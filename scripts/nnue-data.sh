@@ -18,7 +18,9 @@
 #   -d  the data directory (default ~/.cache/hivebridge/nnue), outside the
 #       repository; it holds, per chunk NNNN, openings-NNNN.txt,
 #       games-NNNN.tsv (match --out, with .json), data-NNNN.hbd (the
-#       labelled positions) and their logs, and progress.log
+#       labelled positions) and their logs, and progress.log; the games
+#       are also kept in an archive of its own, archive/hivebridge/games.db
+#       (the pinned build may be older than the user's archive's schema)
 #   -r  build hivebridge at this commit (default HEAD); a directory keeps
 #       the commit of its first run, and later runs build that one
 #   -l  the depth of the label search (default 4)
@@ -45,7 +47,7 @@ while getopts n:d:r:l:j:k: opt; do
 	l) depth=$OPTARG ;;
 	j) workers=$OPTARG ;;
 	k) chunk=$OPTARG ;;
-	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,34p' "$0" >&2; exit 2 ;;
 	esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -98,7 +100,7 @@ while [ "$k" -lt "$chunks" ]; do
 		set -- --white native --black native --white-tc depth=3 --black-tc depth=4 \
 			--openings "$openings" --games "$n" --max-plies 400 --out "$out"
 		[ -f "$out.json" ] && set -- "$@" --resume
-		"$bin" match "$@" >>"$dir/games-$name.log" 2>&1
+		XDG_DATA_HOME=$dir/archive "$bin" match "$@" >>"$dir/games-$name.log" 2>&1
 		"$bin" train data --depth "$depth" --workers "$workers" --progress 100 \
 			--note "hivebridge $commit, $(basename "$out"), label depth $depth" \
 			--out "$dir/data-$name.hbd" "$out" >>"$dir/data-$name.log" 2>&1

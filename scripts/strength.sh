@@ -77,5 +77,8 @@ set -- --white "hub:$tmp/hb-new hub" --black "hub:$tmp/hb-base hub" \
 [ -n "$out" ] && set -- "$@" --out "$out"
 for o in $aopts; do set -- "$@" --white-option "$o"; done
 for o in $bopts; do set -- "$@" --black-option "$o"; done
-nice -n 5 "$tmp/hb-new" match "$@"
+# The games are kept in an archive of the run's own (the --out file is the
+# record): a build older than the user's archive would refuse its schema,
+# and a measurement has no business in it.
+XDG_DATA_HOME="$tmp/data" nice -n 5 "$tmp/hb-new" match "$@"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

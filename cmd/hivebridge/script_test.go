@@ -31,7 +31,24 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GORACE") == "" {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
-	testscript.Main(m, map[string]func(){"hivebridge": main})
+	testscript.Main(ownData{m}, map[string]func(){"hivebridge": main})
+}
+
+// ownData runs the tests with XDG_DATA_HOME set to a directory of the
+// run's own, removed after: a test that runs a command keeping its games
+// in the default archive (a match without --db, its child processes too)
+// must not write them into the archive of the user running the tests,
+// nor fail on its schema.
+type ownData struct{ m *testing.M }
+
+func (o ownData) Run() int {
+	dir, err := os.MkdirTemp("", "hivebridge-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_DATA_HOME", dir)
+	return o.m.Run()
 }
 
 // TestScripts runs the transcripts in testdata/script: each starts
