@@ -147,7 +147,11 @@ func TestArchiveLostUnderLoad(t *testing.T) {
 			defer wg.Done()
 			n := playRandomGame(t, d.httpAddr, uint64(i), plies, func(ply int) {
 				if ply == plies/2 {
+					// Half-way, each game waits for the database
+					// to stop under it: on a busy machine the
+					// games could otherwise end before it does.
 					reached.Done()
+					<-stopped
 				}
 			})
 			if n < plies/2 {
