@@ -276,12 +276,12 @@ func (s *sqlStore) ExplorerGames(ctx context.Context, position uint64, move core
 	return ids, rows.Err()
 }
 
-// indexAll indexes games as their ends are written, those the explorer
-// does not have already: an end tried again whose first try was committed
-// unheard of indexed the same moves, and would count them twice. Which
-// games the explorer has is one query for all of them (of at most
-// dialect.rows games), not one a game: the writer indexes the ends of a
-// transaction together.
+// indexAll indexes the games ended (indexer.go), those the explorer does
+// not have already: an end tried again after its first try was committed
+// and indexed marks the game again, and would count its moves twice.
+// Which games the explorer has is one query for all of them (of at most
+// dialect.rows games), not one a game: the writer indexes the ends in its
+// hand together.
 func (d dialect) indexAll(ctx context.Context, tx txRunner, games []indexedGame) error {
 	var (
 		fresh []indexedGame
