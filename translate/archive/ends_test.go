@@ -393,6 +393,30 @@ func TestEndsTogether(t *testing.T) {
 		}
 		third = append(third, ended(missing, missing.endOf(1, len(missing.moves), true, t0))) // 1: a disconnect
 		compare("the third batch", third, false)
+
+		// The fourth: a game a write, as a busy daemon's batches are
+		// (PostgreSQL runs them as one statement: runInOneStatement):
+		// ends with moves and without, starts with moves, additions
+		// naming a player, and a start tried again after its first try
+		// was committed unheard of.
+		var fourth []write
+		for i := range 20 {
+			g := game(fmt.Sprint("busy-", i), 800+i)
+			switch i % 4 {
+			case 0, 1:
+				started(g, len(g.moves)-i%2)
+				fourth = append(fourth, ended(g, g.endOf(i, len(g.moves), true, t0)))
+			case 2:
+				fourth = append(fourth, start(g, 1+i%3))
+			case 3:
+				started(g, 2)
+				fourth = append(fourth, added(g, 2, 4, "bob", ""))
+			}
+		}
+		retried := game("busy-retried", 900)
+		started(retried, 2)
+		fourth = append(fourth, start(retried, 3))
+		compare("the fourth batch", fourth, true)
 		if indexed := indexedGames(t, s[0]); indexed < 40 {
 			t.Errorf("the explorer has %d games: the batches ended too few with a result to test it", indexed)
 		}

@@ -262,6 +262,18 @@ func (s *sqlStore) runBatch(ctx context.Context, batch []*writeOp, isolate bool)
 	for _, op := range batch {
 		op.id = 0 // set again by the start that runs now, if it succeeds
 	}
+	if !isolate {
+		if errs, failure, tried := s.runInOneStatement(ctx, batch); tried {
+			if failure != nil {
+				errs = make([]error, len(batch))
+				for i := range errs {
+					errs[i] = failure
+				}
+				return errs, true, nil
+			}
+			return errs, false, nil
+		}
+	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return errs, false, err
@@ -559,9 +571,17 @@ func (d dialect) with(name string, columns []column, rows [][]any) (string, []an
 		}
 		return head + "(VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(rows)), ", ") + ")", args
 	}
+	body, args := unnestRows(columns, rows, 0)
+	return head + body, args
+}
+
+// unnestRows returns PostgreSQL's table of rows (each an int64 or a
+// string a column), one array parameter a column, numbered from after+1,
+// and those parameters.
+func unnestRows(columns []column, rows [][]any, after int) (string, []any) {
 	arrays, args := make([]string, len(columns)), make([]any, len(columns))
 	for i, c := range columns {
-		arrays[i] = "$" + strconv.Itoa(i+1) + "::" + c.pgType + "[]"
+		arrays[i] = "$" + strconv.Itoa(after+i+1) + "::" + c.pgType + "[]"
 		if c.pgType == "text" {
 			a := make([]string, len(rows))
 			for j, r := range rows {
@@ -576,7 +596,7 @@ func (d dialect) with(name string, columns []column, rows [][]any) (string, []an
 		}
 		args[i] = a
 	}
-	return head + "(SELECT * FROM unnest(" + strings.Join(arrays, ", ") + "))", args
+	return "(SELECT * FROM unnest(" + strings.Join(arrays, ", ") + "))", args
 }
 
 // inTx runs the write op in the writer's next transaction, and returns

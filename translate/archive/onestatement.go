@@ -1,0 +1,158 @@
+package archive
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// runInOneStatement runs a PostgreSQL batch whose writes are all starts
+// with a key and additions (one a game: the usual batch of a busy daemon)
+// as one statement committed on its own: the starts' rows and their moves,
+// the additions' moves, the players named and the ends, each a
+// data-modifying WITH query of it. A transaction of separate statements
+// costs PostgreSQL a round trip each, BEGIN and COMMIT included, and a
+// session that waits for a commit (a new game for its last game's end)
+// waits for all of them. It reports whether it ran the batch (tried); when
+// the statement failed (failed, its error), nothing of it was committed, and the
+// batch runs again, each write alone, as a transaction's would. A start
+// whose key the archive holds already (tried again after a commit never
+// heard of) is left out of the statement, moves and all, and runs after
+// it as runBatch runs it; a game the archive does not hold fails the
+// statement (its moves' foreign key), or is a row missing from those the
+// statement returns, which fails that write alone.
+func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (errs []error, failed error, tried bool) {
+	if !s.d.dollar {
+		return nil, nil, false
+	}
+	seen := map[string]bool{}
+	for _, op := range batch {
+		key := op.groupKey()
+		if (op.added == nil && (op.start == nil || op.start.Key == "")) || key == "" || seen[key] {
+			return nil, nil, false
+		}
+		seen[key] = true
+	}
+	var (
+		starts, moves, named, ended [][]any
+		byKey                       = map[string]*writeOp{}
+		namedOps, endedOps          = map[int64]int{}, map[int64]int{}
+	)
+	for i, op := range batch {
+		if st := op.start; st != nil {
+			starts = append(starts, []any{s.owner, st.Key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started),
+				st.GameString, int64(len(st.Moves))})
+			byKey[st.Key] = op
+			for _, m := range st.Moves {
+				moves = append(moves, []any{int64(0), st.Key, int64(m.Ply), m.Text, m.By, ms(m.At)})
+			}
+			continue
+		}
+		for _, m := range op.added.moves {
+			moves = append(moves, []any{op.game, "", int64(m.Ply), m.Text, m.By, ms(m.At)})
+		}
+		if e := op.added.end; e != nil {
+			ended = append(ended, []any{op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
+				e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black, explorerMark(op.indexed)})
+			endedOps[op.game] = i
+		} else if op.added.white != "" || op.added.black != "" {
+			named = append(named, []any{op.game, op.added.white, op.added.black})
+			namedOps[op.game] = i
+		}
+	}
+	var (
+		tables []string
+		args   []any
+	)
+	for _, t := range []struct {
+		name    string
+		columns []column
+		rows    [][]any
+	}{
+		{"st", startColumns(), starts},
+		{"mv", keyedMovesColumns(), moves},
+		{"nm", namesColumns(), named},
+		{"en", endColumns(), ended},
+	} {
+		names := make([]string, len(t.columns))
+		for i, c := range t.columns {
+			names[i] = c.name
+		}
+		body, a := unnestRows(t.columns, t.rows, len(args))
+		tables = append(tables, t.name+" ("+strings.Join(names, ", ")+") AS "+body)
+		args = append(args, a...)
+	}
+	rows, err := s.write.QueryContext(ctx, `WITH `+strings.Join(tables, ", ")+`,
+		started AS (INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+			SELECT owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies FROM st WHERE true
+			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key),
+		moved AS (INSERT INTO moves (game, ply, text, by_player, at_ms)
+			SELECT COALESCE(started.id, mv.game), mv.ply, mv.text, mv.by_player, mv.at_ms
+			FROM mv LEFT JOIN started ON started.game_key = mv.game_key WHERE mv.game_key = '' OR started.id IS NOT NULL),
+		named AS (UPDATE games SET white = COALESCE(NULLIF(nm.white, ''), games.white), black = COALESCE(NULLIF(nm.black, ''), games.black)
+			FROM nm WHERE games.id = nm.id RETURNING games.id),
+		ended AS (UPDATE games SET white = COALESCE(NULLIF(en.white, ''), games.white),
+			black = COALESCE(NULLIF(en.black, ''), games.black), game_string = en.game_string, plies = en.plies,
+			status = en.status, ended_ms = en.ended_ms, result = en.result, how = en.how, reason = en.reason,
+			explorer_pending = en.explorer_pending FROM en WHERE games.id = en.id RETURNING games.id)
+		SELECT 'started', id, game_key FROM started UNION ALL SELECT 'named', id, '' FROM named UNION ALL SELECT 'ended', id, '' FROM ended`, args...)
+	if err != nil {
+		return nil, err, true
+	}
+	errs = make([]error, len(batch))
+	found := map[string]bool{}
+	for rows.Next() {
+		var (
+			what, key string
+			id        int64
+		)
+		if err := rows.Scan(&what, &id, &key); err != nil {
+			rows.Close()
+			return nil, err, true
+		}
+		switch what {
+		case "started":
+			byKey[key].id = id
+		case "named", "ended":
+			found[what+fmt.Sprint(id)] = true
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		// The statement failed as it ran: nothing of it is committed.
+		return nil, err, true
+	}
+	for game, i := range namedOps {
+		if !found["named"+fmt.Sprint(game)] {
+			errs[i] = fmt.Errorf("game %d: %w", game, ErrNotFound)
+		}
+	}
+	for game, i := range endedOps {
+		if !found["ended"+fmt.Sprint(game)] {
+			errs[i] = fmt.Errorf("game %d: %w", game, ErrNotFound)
+		}
+	}
+	var again []*writeOp
+	var at []int
+	for i, op := range batch {
+		if op.start != nil && op.id == 0 {
+			again, at = append(again, op), append(at, i)
+		}
+	}
+	if len(again) > 0 {
+		againErrs, _, err := s.runBatch(ctx, again, true)
+		for j, i := range at {
+			errs[i] = againErrs[j]
+			if err != nil {
+				errs[i] = err
+			}
+		}
+	}
+	return errs, nil, true
+}
+
+// keyedMovesColumns are those of a move's row in runInOneStatement: the
+// game's id, or for a game started in the same statement, its key.
+func keyedMovesColumns() []column {
+	return []column{{"game", "bigint"}, {"game_key", "text"}, {"ply", "integer"}, {"text", "text"}, {"by_player", "text"}, {"at_ms", "bigint"}}
+}
