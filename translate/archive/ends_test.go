@@ -433,11 +433,8 @@ func indexEnded(t *testing.T, s *sqlStore) {
 	if err := s.indexNow(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for more := true; more; {
-		var err error
-		if more, err = s.indexIn(ctx, nil, true); err != nil {
-			t.Fatal(err)
-		}
+	if err := s.sweepAll(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 

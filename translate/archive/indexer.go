@@ -135,7 +135,7 @@ func (s *sqlStore) indexIn(ctx context.Context, games []indexedGame, sweep bool)
 	}
 	if sweep {
 		var swept []indexedGame
-		if swept, more, err = s.sweepMarked(ctx, tx, run); err != nil {
+		if swept, more, err = s.sweepMarked(ctx, tx); err != nil {
 			return false, err
 		}
 		fresh = append(fresh, swept...)
@@ -180,38 +180,30 @@ func (s *sqlStore) claim(ctx context.Context, run txRunner, ids []int64) (map[in
 }
 
 // sweepMarked claims up to sweepBatch of the games the archive marks as
-// not indexed yet, and returns them read back and replayed for the
-// explorer, and whether more may be left.
-func (s *sqlStore) sweepMarked(ctx context.Context, tx *sql.Tx, run txRunner) ([]indexedGame, bool, error) {
-	rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM games WHERE explorer_pending = 1 ORDER BY id LIMIT ?`), sweepBatch)
+// not indexed yet, in one statement, and returns them read back and
+// replayed for the explorer, and whether more may be left (it claimed
+// some: the next sweep finds none, or the rest).
+func (s *sqlStore) sweepMarked(ctx context.Context, tx *sql.Tx) ([]indexedGame, bool, error) {
+	rows, err := tx.QueryContext(ctx, s.q(`UPDATE games SET explorer_pending = 0
+		WHERE explorer_pending = 1 AND id IN (SELECT id FROM games WHERE explorer_pending = 1 ORDER BY id LIMIT ?) RETURNING id`), sweepBatch)
 	if err != nil {
-		return nil, false, fmt.Errorf("finding the games the explorer lacks: %w", err)
+		return nil, false, fmt.Errorf("claiming the games the explorer lacks: %w", err)
 	}
-	var ids []int64
+	var mine []any
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
 			return nil, false, err
 		}
-		ids = append(ids, id)
+		mine = append(mine, id)
 	}
 	rows.Close()
-	if err := rows.Err(); err != nil || len(ids) == 0 {
+	if err := rows.Err(); err != nil {
 		return nil, false, err
-	}
-	claimed, err := s.claim(ctx, run, ids)
-	if err != nil {
-		return nil, false, err
-	}
-	var mine []any
-	for _, id := range ids {
-		if claimed[id] {
-			mine = append(mine, id)
-		}
 	}
 	games, err := readIndexed(ctx, tx, s.d, mine)
-	return games, len(ids) == sweepBatch, err
+	return games, len(mine) > 0, err
 }
 
 // readIndexed reads the games ids (at most a thousand) back from the
@@ -279,13 +271,20 @@ func readIndexed(ctx context.Context, tx *sql.Tx, d dialect, ids []any) ([]index
 // killed left undone, before the writer starts: at most the ends of a
 // gathering window. Should it fail, the writer sweeps them later.
 func (s *sqlStore) sweepAtStart(ctx context.Context) {
+	if s.sweepAll(ctx) != nil {
+		s.sweep.Store(true)
+	}
+}
+
+// sweepAll indexes all the games the archive marks as not indexed yet.
+func (s *sqlStore) sweepAll(ctx context.Context) error {
 	for more := true; more; {
 		var err error
 		if more, err = s.indexIn(ctx, nil, true); err != nil {
-			s.sweep.Store(true)
-			return
+			return err
 		}
 	}
+	return nil
 }
 
 // indexNow indexes the ends in the writer's hand before it returns, so

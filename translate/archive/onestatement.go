@@ -36,7 +36,7 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 	var (
 		starts, moves, named, ended [][]any
 		byKey                       = map[string]*writeOp{}
-		namedOps, endedOps          = map[int64]int{}, map[int64]int{}
+		namedOps, endedOps          = map[int64]int{}, map[int64]int{} // the index in batch of each game's write
 	)
 	for i, op := range batch {
 		if st := op.start; st != nil {
@@ -74,12 +74,8 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 		{"nm", namesColumns(), named},
 		{"en", endColumns(), ended},
 	} {
-		names := make([]string, len(t.columns))
-		for i, c := range t.columns {
-			names[i] = c.name
-		}
 		body, a := unnestRows(t.columns, t.rows, len(args))
-		tables = append(tables, t.name+" ("+strings.Join(names, ", ")+") AS "+body)
+		tables = append(tables, tableHead(t.name, t.columns)+body)
 		args = append(args, a...)
 	}
 	rows, err := s.write.QueryContext(ctx, `WITH `+strings.Join(tables, ", ")+`,
@@ -100,7 +96,6 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 		return nil, err, true
 	}
 	errs = make([]error, len(batch))
-	found := map[string]bool{}
 	for rows.Next() {
 		var (
 			what, key string
@@ -113,8 +108,10 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 		switch what {
 		case "started":
 			byKey[key].id = id
-		case "named", "ended":
-			found[what+fmt.Sprint(id)] = true
+		case "named":
+			delete(namedOps, id)
+		case "ended":
+			delete(endedOps, id)
 		}
 	}
 	rows.Close()
@@ -122,13 +119,9 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 		// The statement failed as it ran: nothing of it is committed.
 		return nil, err, true
 	}
-	for game, i := range namedOps {
-		if !found["named"+fmt.Sprint(game)] {
-			errs[i] = fmt.Errorf("game %d: %w", game, ErrNotFound)
-		}
-	}
-	for game, i := range endedOps {
-		if !found["ended"+fmt.Sprint(game)] {
+	// The games left are those the statement did not find.
+	for _, missing := range []map[int64]int{namedOps, endedOps} {
+		for game, i := range missing {
 			errs[i] = fmt.Errorf("game %d: %w", game, ErrNotFound)
 		}
 	}

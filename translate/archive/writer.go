@@ -558,11 +558,7 @@ func startColumns() []column {
 // so that the statement's text is the same for any number of rows and
 // prepared once.
 func (d dialect) with(name string, columns []column, rows [][]any) (string, []any) {
-	names := make([]string, len(columns))
-	for i, c := range columns {
-		names[i] = c.name
-	}
-	head := "WITH " + name + " (" + strings.Join(names, ", ") + ") AS "
+	head := "WITH " + tableHead(name, columns)
 	if !d.dollar {
 		one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(columns)), ", ") + ")"
 		args := make([]any, 0, len(rows)*len(columns))
@@ -573,6 +569,15 @@ func (d dialect) with(name string, columns []column, rows [][]any) (string, []an
 	}
 	body, args := unnestRows(columns, rows, 0)
 	return head + body, args
+}
+
+// tableHead names a WITH query's table and its columns: "name (a, b) AS ".
+func tableHead(name string, columns []column) string {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = c.name
+	}
+	return name + " (" + strings.Join(names, ", ") + ") AS "
 }
 
 // unnestRows returns PostgreSQL's table of rows (each an int64 or a
