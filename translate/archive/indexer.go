@@ -291,7 +291,7 @@ func (s *sqlStore) sweepAll(ctx context.Context) error {
 // that a daemon's explorer answers with every game it has ended; it asks
 // only when the writer holds some.
 func (s *sqlStore) indexNow(ctx context.Context) error {
-	if s.queue == nil || s.inHand() == 0 {
+	if s.wake == nil || s.inHand() == 0 {
 		return nil
 	}
 	defer s.hurry()()

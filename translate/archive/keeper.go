@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -388,6 +389,9 @@ type hurrier interface {
 // the writing goroutine for the write under way to end (and then changes
 // the fields that goroutine owned).
 func (r *Recorder) write(before func(), ending bool) {
+	if before == nil && !ending && r.offer() {
+		return
+	}
 	done := make(chan struct{})
 	r.writing = done
 	r.k.writing.Add(1)
@@ -420,6 +424,96 @@ func (r *Recorder) write(before func(), ending bool) {
 			r.lost()
 		}
 	}()
+}
+
+// An offerer is a store whose writer takes a game's update without a
+// goroutine of the caller's waiting for its commit: finish is told how it
+// went, in the writer's goroutine. It reports whether the writer took it.
+type offerer interface {
+	offerUpdate(id int64, c Change, patience time.Duration, finish func(error)) bool
+}
+
+// offer writes a change to a game the archive holds, as flush would, by
+// handing it to the store's writer (offerer), and reports whether it did;
+// when it did not, it has changed nothing, and the write goes the usual
+// way. The writes a game plays are most of a busy daemon's, and a
+// goroutine each, waiting on a channel for its commit, was most of what
+// the archive cost it: the writer woke them by the hundred at each commit,
+// ahead of the sessions' commands (scripts/archive-load.sh at 10,000
+// sessions). Should the write fail, or take longer than a try may
+// (KeeperConfig.Timeout), the keeper's usual tries follow, in a goroutine;
+// a write given up on may still be committed, before the tries that
+// follow it (the writer keeps the order), which write the game whole.
+func (r *Recorder) offer() bool {
+	o, ok := r.k.store.(offerer)
+	kept := min(len(r.moves), MaxPlies)
+	if !ok || r.id == 0 || r.refused != nil || (!r.stale && r.archived == kept) || r.k.paused() {
+		return false
+	}
+	white, black := r.names()
+	c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(nil, kept), Synced: r.synced}
+	if !c.Append {
+		c.GameString = r.gameStringNow()
+	}
+	if r.named != (Players{white, black}) {
+		c.White, c.Black = white, black
+	}
+	done := make(chan struct{})
+	var (
+		told   atomic.Bool // by the writer, or by the timer giving up on it
+		giveUp atomic.Pointer[time.Timer]
+	)
+	tryAgain := func(err error) {
+		go func() {
+			defer r.k.writing.Done()
+			defer close(done)
+			if cause := RefusalCause(err); cause != "" {
+				r.refuse(cause, err)
+				return
+			}
+			r.flush(nil)
+		}()
+	}
+	finish := func(err error) {
+		if !told.CompareAndSwap(false, true) {
+			return
+		}
+		if t := giveUp.Load(); t != nil {
+			t.Stop()
+		}
+		if err != nil {
+			tryAgain(err)
+			return
+		}
+		defer r.k.writing.Done()
+		defer close(done)
+		r.synced, r.named = true, Players{white, black}
+		if !c.Append {
+			r.row, r.rowPlies = c.GameString, kept
+		}
+		r.archived, r.stale = kept, false
+		r.k.succeeded()
+	}
+	synced := r.synced
+	// A write that fails may still be committed later: the next is not
+	// an addition.
+	r.synced, r.writing = false, done
+	r.k.writing.Add(1)
+	if !o.offerUpdate(r.id, c, r.patience, finish) {
+		r.synced, r.writing = synced, nil
+		r.k.writing.Done()
+		return false
+	}
+	t := time.AfterFunc(r.k.cfg.Timeout, func() {
+		if told.CompareAndSwap(false, true) {
+			tryAgain(context.DeadlineExceeded)
+		}
+	})
+	giveUp.Store(t)
+	if told.Load() {
+		t.Stop()
+	}
+	return true
 }
 
 // ID returns the game's id in the archive, 0 while it has none; it

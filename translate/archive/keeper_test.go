@@ -2,6 +2,7 @@ package archive
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -438,4 +439,125 @@ func TestPlayedLast(t *testing.T) {
 		}
 	}
 	settled.Ended(End{How: "disconnect"}, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
+}
+
+// holdWrites holds up the archive db's writes until the function it
+// returns is called: another connection holds SQLite's write lock, or a
+// PostgreSQL lock on the moves' table that lets nobody else write them.
+func holdWrites(t *testing.T, db string) (release func()) {
+	t.Helper()
+	driver, begin := "sqlite", "BEGIN IMMEDIATE"
+	if strings.HasPrefix(db, "postgres://") {
+		driver, begin = "pgx", "BEGIN; LOCK TABLE moves IN EXCLUSIVE MODE"
+	}
+	conn, err := sql.Open(driver, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.SetMaxOpenConns(1)
+	for _, stmt := range strings.Split(begin, "; ") {
+		if _, err := conn.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func() {
+		if _, err := conn.Exec("ROLLBACK"); err != nil {
+			t.Error(err)
+		}
+		conn.Close()
+	}
+}
+
+// TestWriteHeldUpIsGivenUp: a move's write that the database holds up
+// (handed to the store's writer: Recorder.offer) is given up once a try
+// may take no longer (KeeperConfig.Timeout): Settle returns while the
+// database still holds it up, without waiting out the database's own
+// timeouts (ten seconds), the game plays on, and once the database takes
+// writes again the archive has the game whole.
+func TestWriteHeldUpIsGivenUp(t *testing.T) {
+	stores(t, func(t *testing.T, db string) {
+		store := open(t, db, "serve")
+		k := NewKeeper(store, KeeperConfig{Timeout: 300 * time.Millisecond, Attempts: 2, Backoff: time.Millisecond, Pause: 10 * time.Millisecond})
+		defer k.Close()
+		r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
+		id := r.ID()
+		release := holdWrites(t, db)
+		r.Played("wS1", Viewer)
+		settled := make(chan struct{})
+		go func() {
+			r.Settle()
+			close(settled)
+		}()
+		select {
+		case <-settled:
+		case <-time.After(5 * time.Second):
+			t.Error("Settle waited for the database that holds the write up")
+		}
+		release()
+		<-settled
+		r.Played("bS1 wS1-", Viewer)
+		r.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wS1;bS1 wS1-")
+		r.Settle()
+		var g Game
+		waitFor(t, 10*time.Second, "the game to be archived whole", func() bool {
+			var err error
+			g, err = store.Get(context.Background(), id)
+			return err == nil && g.Status == Finished && len(g.Moves) == 2
+		})
+		if g.Plies != 2 || g.Moves[0].Text != "wS1" || g.Moves[1].Text != "bS1 wS1-" {
+			t.Errorf("archived %d plies, %v; want wS1, bS1 wS1-", g.Plies, g.Moves)
+		}
+	})
+}
+
+// TestMoveOfMissingGameRefused: a move's write handed to the store's
+// writer (Recorder.offer) for a game the archive no longer holds (deleted
+// under the daemon) is refused as missing, once, without pausing the
+// keeper's writes; the game's next moves are not written, and another
+// game's moves, in the same transaction, are.
+func TestMoveOfMissingGameRefused(t *testing.T) {
+	stores(t, func(t *testing.T, db string) {
+		ctx := context.Background()
+		store := open(t, db, "serve")
+		var refusals atomic.Int64
+		k := NewKeeper(store, KeeperConfig{Pause: time.Hour, OnRefused: func(cause string) {
+			if cause != RefusedMissing {
+				t.Errorf("refused as %q, want %q", cause, RefusedMissing)
+			}
+			refusals.Add(1)
+		}})
+		defer k.Close()
+		gone := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
+		kept := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
+		kept.ID()
+		driver, dsn := "sqlite", db+"?_pragma=busy_timeout(10000)"
+		if strings.HasPrefix(db, "postgres://") {
+			driver, dsn = "pgx", db
+		}
+		conn, err := sql.Open(driver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := conn.Exec(store.(*sqlStore).q(`DELETE FROM games WHERE id = ?`), gone.ID()); err != nil {
+			t.Fatal(err)
+		}
+		gone.Played("wS1", Viewer)
+		kept.Played("wS1", Viewer)
+		gone.Settle()
+		kept.Settle()
+		gone.Played("bS1 wS1-", Viewer)
+		kept.Played("bS1 wS1-", Viewer)
+		gone.Settle()
+		kept.Settle()
+		if n := refusals.Load(); n != 1 {
+			t.Errorf("%d refusals, want 1", n)
+		}
+		if k.paused() || k.Health(ctx) != nil {
+			t.Errorf("the keeper paused (%v) or is unhealthy (%v) after a refusal", k.paused(), k.Health(ctx))
+		}
+		if g, err := store.Get(ctx, kept.ID()); err != nil || g.Plies != 2 {
+			t.Errorf("the other game: %d plies, %v; want 2", g.Plies, err)
+		}
+	})
 }

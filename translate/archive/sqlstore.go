@@ -135,6 +135,20 @@ func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 	return s.inTx(ctx, op)
 }
 
+// offerUpdate is Update handed to the writer when it is waiting for
+// writes now (offer), told how it went by finish, in the writer's
+// goroutine; it reports whether the writer took it.
+func (s *sqlStore) offerUpdate(id int64, c Change, patience time.Duration, finish func(error)) bool {
+	op := &writeOp{game: id}
+	if c.Append {
+		op.run, op.added = s.add(id, c), additionOf(c)
+	} else {
+		op = s.updateOp(id, c)
+	}
+	op.finish = finish
+	return s.offer(op, patience)
+}
+
 // updateOp returns the write of Update for a change that is not an
 // addition (Change.Append): run alone (update), and, for an end that only
 // adds moves (Change.Synced), as an addition that ends the game, which

@@ -27,7 +27,19 @@ import (
 // PostgreSQL twice its own, for no better p99 (scripts/archive-load.sh -s
 // 500 -t 100ms, two rounds each, interleaved, 2026-11-27).
 type writer struct {
-	queue   chan *writeOp
+	// pending holds the writes not taken yet, in the order they came:
+	// a write is added without waiting for the writer, which wakes only
+	// when the time it is to take them comes sooner (wake), not at each
+	// write. due is the earliest of their times (by); urgent says one
+	// has a caller waiting for it; closed that the writer has stopped
+	// taking writes.
+	mu      sync.Mutex
+	pending []*writeOp
+	due     time.Time
+	urgent  bool
+	closed  bool
+	wake    chan struct{}
+
 	hurried chan struct{} // a session has started waiting
 	waiting atomic.Int64  // sessions waiting for a write now
 	gather  time.Duration // how long a patient write waits for company
@@ -85,6 +97,9 @@ type writeOp struct {
 	// it may wait until then for others to share its transaction.
 	by   time.Time
 	done chan error
+	// finish, when not nil, is told how the write went in place of done,
+	// in the writer's goroutine (offer).
+	finish func(error)
 }
 
 // addition is a write that adds moves to a game (Change.Append), and
@@ -129,7 +144,7 @@ func patiently(ctx context.Context, patience time.Duration) context.Context {
 func (s *sqlStore) startWriter() {
 	s.gather = gatherWindow
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
-	s.queue, s.hurried = make(chan *writeOp), make(chan struct{}, 1)
+	s.wake, s.hurried = make(chan struct{}, 1), make(chan struct{}, 1)
 	s.indexAsked = make(chan chan struct{})
 	go func() {
 		defer close(s.done)
@@ -148,7 +163,9 @@ func (s *sqlStore) stopWriter() {
 // write1 commits the batches of writes, one after the other, and the
 // explorer's index of the games they end a gathering window after the
 // first of them (indexer.go), or when asked (indexNow), or before it
-// stops.
+// stops. It commits the writes pending once the first of their times
+// (by) has come, or at once when one of them has a caller waiting for it
+// or a session waits.
 func (s *sqlStore) write1() {
 	timer, indexTimer := time.NewTimer(time.Hour), time.NewTimer(time.Hour)
 	timer.Stop()
@@ -159,12 +176,25 @@ func (s *sqlStore) write1() {
 			indexTimer.Reset(indexDelay)
 			indexDue = indexTimer.C
 		}
+		var gatherDue <-chan time.Time
+		switch wait, some := s.untilDue(); {
+		case some && wait <= 0:
+			s.commit(s.take(false))
+			continue
+		case some:
+			timer.Reset(wait)
+			gatherDue = timer.C
+		}
 		select {
 		case <-s.stop:
+			for batch := s.take(true); len(batch) > 0; batch = s.take(true) {
+				s.commit(batch)
+			}
 			s.indexInHand()
 			return
-		case op := <-s.queue:
-			s.commit(s.gatherAfter(op, timer))
+		case <-s.wake:
+		case <-s.hurried:
+		case <-gatherDue:
 		case <-indexDue:
 			indexDue = nil
 			s.indexPending()
@@ -172,44 +202,69 @@ func (s *sqlStore) write1() {
 			s.indexInHand()
 			close(reply)
 		}
+		timer.Stop()
 	}
 }
 
-// gatherAfter returns the batch that first opens: the writes waiting
-// already, and while none of them has a caller waiting for it and no
-// session waits, those that come before the first of their times (by).
-func (s *sqlStore) gatherAfter(first *writeOp, timer *time.Timer) []*writeOp {
-	batch := []*writeOp{first}
-	by := first.by
-	now := by.IsZero()
-	if !now {
-		timer.Reset(time.Until(by))
-		defer timer.Stop()
+// enqueue adds op to the writes pending, and reports whether the writer
+// takes it (not once it has stopped). It wakes the writer only when op
+// is to be taken sooner than those pending: when it is the first, or has
+// a caller waiting for it, or an earlier time (by), or fills a batch.
+func (s *sqlStore) enqueue(op *writeOp) bool {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return false
 	}
-	for len(batch) < maxBatch {
-		if now || s.waiting.Load() > 0 {
-			select {
-			case op := <-s.queue:
-				batch = append(batch, op)
-				continue
-			default:
-				return batch
-			}
-		}
+	s.pending = append(s.pending, op)
+	sooner := !s.urgent
+	switch {
+	case op.by.IsZero():
+		s.urgent = true
+	case len(s.pending) == 1 || op.by.Before(s.due):
+		s.due = op.by
+	default:
+		sooner = len(s.pending) == maxBatch
+	}
+	s.mu.Unlock()
+	if sooner {
 		select {
-		case op := <-s.queue:
-			batch = append(batch, op)
-			now = op.by.IsZero()
-			if !now && op.by.Before(by) {
-				by = op.by
-				timer.Reset(time.Until(by))
-			}
-		case <-s.hurried:
-			now = true
-		case <-timer.C:
-			now = true
-		case <-s.stop:
-			now = true
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
+// untilDue returns how long until the writes pending are to be
+// committed (0 or less for now), and whether any is.
+func (s *sqlStore) untilDue() (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case len(s.pending) == 0:
+		return 0, false
+	case s.urgent || len(s.pending) >= maxBatch || s.waiting.Load() > 0:
+		return 0, true
+	}
+	return time.Until(s.due), true
+}
+
+// take returns the next batch of the writes pending (at most maxBatch),
+// and with closing stops taking more.
+func (s *sqlStore) take(closing bool) []*writeOp {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = s.closed || closing
+	n := min(len(s.pending), maxBatch)
+	batch := s.pending[:n:n]
+	s.pending = append([]*writeOp(nil), s.pending[n:]...)
+	s.urgent, s.due = false, time.Time{}
+	for _, op := range s.pending {
+		if op.by.IsZero() {
+			s.urgent = true
+		} else if s.due.IsZero() || op.by.Before(s.due) {
+			s.due = op.by
 		}
 	}
 	return batch
@@ -248,6 +303,10 @@ func (s *sqlStore) commit(batch []*writeOp) {
 	}
 	s.indexLater(batch, errs)
 	for i, op := range batch {
+		if op.finish != nil {
+			op.finish(errs[i])
+			continue
+		}
 		op.done <- errs[i]
 	}
 	s.prepared.prepareWanted(ctx)
@@ -604,24 +663,37 @@ func unnestRows(columns []column, rows [][]any, after int) (string, []any) {
 	return "(SELECT * FROM unnest(" + strings.Join(arrays, ", ") + "))", args
 }
 
+// offer hands op to the writer, and reports whether it took it (not
+// once it has stopped): op.finish is then told how it went, in the
+// writer's goroutine.
+func (s *sqlStore) offer(op *writeOp, patience time.Duration) bool {
+	s.setBy(op, patience)
+	return s.enqueue(op)
+}
+
+// setBy sets the time until which op may wait for others to share its
+// transaction: patience, or the writer's gathering window when that is
+// shorter or patience is 0.
+func (s *sqlStore) setBy(op *writeOp, patience time.Duration) {
+	if s.gather > 0 {
+		if patience <= 0 || patience > s.gather {
+			patience = s.gather
+		}
+		op.by = time.Now().Add(patience)
+	}
+}
+
 // inTx runs the write op in the writer's next transaction, and returns
 // once it is committed or has failed. A write whose ctx ends first may
 // still be committed: the archive's writes are made to be tried again
 // safely.
 func (s *sqlStore) inTx(ctx context.Context, op *writeOp) error {
 	op.done = make(chan error, 1)
-	if patience, ok := ctx.Value(patientKey{}).(time.Duration); ok && s.gather > 0 {
-		if patience <= 0 || patience > s.gather {
-			patience = s.gather
-		}
-		op.by = time.Now().Add(patience)
+	if patience, ok := ctx.Value(patientKey{}).(time.Duration); ok {
+		s.setBy(op, patience)
 	}
-	select {
-	case s.queue <- op:
-	case <-s.stop:
+	if !s.enqueue(op) {
 		return errors.New("the archive is closed")
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 	select {
 	case err := <-op.done:
