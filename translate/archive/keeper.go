@@ -451,13 +451,7 @@ func (r *Recorder) offer() bool {
 		return false
 	}
 	white, black := r.names()
-	c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(nil, kept), Synced: r.synced}
-	if !c.Append {
-		c.GameString = r.gameStringNow()
-	}
-	if r.named != (Players{white, black}) {
-		c.White, c.Black = white, black
-	}
+	c := r.change(nil, kept, white, black)
 	done := make(chan struct{})
 	var (
 		told   atomic.Bool // by the writer, or by the timer giving up on it
@@ -487,10 +481,7 @@ func (r *Recorder) offer() bool {
 		}
 		defer r.k.writing.Done()
 		defer close(done)
-		r.synced, r.named = true, Players{white, black}
-		if !c.Append {
-			r.row, r.rowPlies = c.GameString, kept
-		}
+		r.updated(c, kept, white, black)
 		r.archived, r.stale = kept, false
 		r.k.succeeded()
 	}
@@ -727,23 +718,14 @@ func (r *Recorder) flush(end *End) bool {
 				return nil
 			}
 		}
-		c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, kept), Synced: r.synced}
-		if !c.Append {
-			c.GameString, c.End = r.gameStringNow(), end
-		}
-		if r.named != (Players{white, black}) {
-			c.White, c.Black = white, black
-		}
+		c := r.change(end, kept, white, black)
 		// A write that fails may still be committed later (its
 		// context ended first): the next is not an addition.
 		r.synced = false
 		if err := r.k.store.Update(ctx, r.id, c); err != nil {
 			return err
 		}
-		r.synced, r.named = true, Players{white, black}
-		if !c.Append {
-			r.row, r.rowPlies = c.GameString, kept
-		}
+		r.updated(c, kept, white, black)
 		return nil
 	})
 	switch {
@@ -755,4 +737,26 @@ func (r *Recorder) flush(end *End) bool {
 		return true
 	}
 	return false
+}
+
+// change returns the write that brings the archive to moves[:kept], with
+// end when not nil, and names the players when the archive names others.
+func (r *Recorder) change(end *End, kept int, white, black string) Change {
+	c := Change{From: r.archived, Moves: r.moves[r.archived:kept], Append: r.appends(end, kept), Synced: r.synced}
+	if !c.Append {
+		c.GameString, c.End = r.gameStringNow(), end
+	}
+	if r.named != (Players{white, black}) {
+		c.White, c.Black = white, black
+	}
+	return c
+}
+
+// updated notes that the archive took c (see change): its game's row as
+// the archive now holds it.
+func (r *Recorder) updated(c Change, kept int, white, black string) {
+	r.synced, r.named = true, Players{white, black}
+	if !c.Append {
+		r.row, r.rowPlies = c.GameString, kept
+	}
 }

@@ -117,11 +117,11 @@ func (p *preparedStatements) close() {
 // go first (runtime.Gosched): the writer's batch is a burst of CPU (SQLite
 // runs in the daemon's process), 5 to 20 ms at 10,000 sessions, that held
 // one of the machine's two cores from the sessions' commands until the Go
-// scheduler took it back; yielding before each of its statements (in
-// SQLite, at most 40 moves each: dialect.rows) put the p99 after the ramp at 802 and 909
-// µs against 1.03 and 1.05 ms without (scripts/archive-load.sh -s 10000
-// -d 40s -r 10s -t 2s, SQLite, two rounds interleaved; 641 and 682 µs
-// without an archive).
+// scheduler took it back. Yielding before each of its statements (in
+// SQLite, at most 40 moves each: dialect.rows) put the p99 after the ramp
+// at 802 and 909 µs against 1.03 and 1.05 ms without
+// (scripts/archive-load.sh -s 10000 -d 40s -r 10s -t 2s, SQLite, two
+// rounds interleaved; 641 and 682 µs without an archive).
 type preparedTx struct {
 	tx *sql.Tx
 	p  *preparedStatements

@@ -126,25 +126,23 @@ func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves 
 func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 	// The game's start has been committed before the first of its
 	// updates, and the writer runs its updates in the order they came.
-	op := &writeOp{game: id}
-	if c.Append {
-		op.run, op.added = s.add(id, c), additionOf(c)
-	} else {
-		op = s.updateOp(id, c)
-	}
-	return s.inTx(ctx, op)
+	return s.inTx(ctx, s.changeOp(id, c))
 }
 
-// offerUpdate is Update handed to the writer when it is waiting for
-// writes now (offer), told how it went by finish, in the writer's
-// goroutine; it reports whether the writer took it.
-func (s *sqlStore) offerUpdate(id int64, c Change, patience time.Duration, finish func(error)) bool {
-	op := &writeOp{game: id}
+// changeOp returns the write of Update: an addition of moves
+// (Change.Append), or updateOp's write.
+func (s *sqlStore) changeOp(id int64, c Change) *writeOp {
 	if c.Append {
-		op.run, op.added = s.add(id, c), additionOf(c)
-	} else {
-		op = s.updateOp(id, c)
+		return &writeOp{game: id, run: s.add(id, c), added: additionOf(c)}
 	}
+	return s.updateOp(id, c)
+}
+
+// offerUpdate is Update handed to the writer without waiting for it
+// (offer): finish is told how it went, in the writer's goroutine. It
+// reports whether the writer took it (not once it has stopped).
+func (s *sqlStore) offerUpdate(id int64, c Change, patience time.Duration, finish func(error)) bool {
+	op := s.changeOp(id, c)
 	op.finish = finish
 	return s.offer(op, patience)
 }
