@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // txRunner runs statements in a transaction: a *sql.Tx, or a preparedTx,
@@ -44,12 +45,13 @@ func newPreparedStatements(db *sql.DB) *preparedStatements {
 }
 
 // in returns tx as a txRunner that runs the texts kept as prepared
-// statements; tx itself when p is nil.
-func (p *preparedStatements) in(tx *sql.Tx) txRunner {
+// statements, yielding before each unless waiting counts a session (see
+// preparedTx); tx itself when p is nil.
+func (p *preparedStatements) in(tx *sql.Tx, waiting *atomic.Int64) txRunner {
 	if p == nil {
 		return tx
 	}
-	return preparedTx{tx: tx, p: p}
+	return preparedTx{tx: tx, p: p, waiting: waiting}
 }
 
 // statement returns the statement kept for query, or nil, having noted
@@ -113,22 +115,34 @@ func (p *preparedStatements) close() {
 }
 
 // preparedTx is a transaction that runs the texts kept as prepared
-// statements. Before each statement it lets the goroutines waiting to run
-// go first (runtime.Gosched): the writer's batch is a burst of CPU (SQLite
-// runs in the daemon's process), 5 to 20 ms at 10,000 sessions, that held
-// one of the machine's two cores from the sessions' commands until the Go
+// statements. Before each statement, unless a session waits for the
+// writer (waiting), it lets the goroutines waiting to run go first
+// (runtime.Gosched): the writer's batch is a burst of CPU (SQLite runs in
+// the daemon's process), 5 to 20 ms at 10,000 sessions, that held one of
+// the machine's two cores from the sessions' commands until the Go
 // scheduler took it back. Yielding before each of its statements (in
 // SQLite, at most 40 moves each: dialect.rows) put the p99 after the ramp
 // at 802 and 909 µs against 1.03 and 1.05 ms without
 // (scripts/archive-load.sh -s 10000 -d 40s -r 10s -t 2s, SQLite, two
-// rounds interleaved; 641 and 682 µs without an archive).
+// rounds interleaved; 641 and 682 µs without an archive). A batch that a
+// session waits for goes on without yielding: the others would come
+// before the one it keeps waiting.
 type preparedTx struct {
-	tx *sql.Tx
-	p  *preparedStatements
+	tx      *sql.Tx
+	p       *preparedStatements
+	waiting *atomic.Int64
+}
+
+// yield lets the goroutines waiting to run go first, unless a session
+// waits for the writer.
+func (t preparedTx) yield() {
+	if t.waiting == nil || t.waiting.Load() == 0 {
+		runtime.Gosched()
+	}
 }
 
 func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	runtime.Gosched()
+	t.yield()
 	if st := t.p.statement(query); st != nil {
 		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
@@ -136,7 +150,7 @@ func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) 
 }
 
 func (t preparedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	runtime.Gosched()
+	t.yield()
 	if st := t.p.statement(query); st != nil {
 		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}

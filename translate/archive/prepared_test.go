@@ -126,7 +126,7 @@ func TestPrepareWaitsWithoutTheLock(t *testing.T) {
 	waitFor(t, 5*time.Second, "the prepare to wait for the writing connection", func() bool {
 		return s.write.Stats().WaitCount != waitsBefore
 	})
-	rows, err := p.in(tx).QueryContext(ctx, second)
+	rows, err := p.in(tx, nil).QueryContext(ctx, second)
 	if err != nil {
 		t.Fatalf("the transaction's statement while a prepare waited: %v", err)
 	}

@@ -467,7 +467,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 	if err != nil {
 		return err
 	}
-	run := s.prepared.in(tx)
+	run := s.prepared.in(tx, &s.waiting)
 	var moves, named, ended [][]any
 	for _, op := range group {
 		if op.start != nil {
@@ -550,7 +550,7 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 			byKey[st.Key] = op
 		}
 		with, args := s.d.with("v", startColumns(), rows)
-		res, err := s.prepared.in(tx).QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+		res, err := s.prepared.in(tx, &s.waiting).QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
 			SELECT owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies FROM v WHERE true
 			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key`, args...)
 		if err != nil {
