@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -278,4 +279,42 @@ func TestFastGameWritesSooner(t *testing.T) {
 		}
 	}
 	r.Settle()
+}
+
+// TestStopCommitsWhatIsPending gives the writer a gathering window far
+// past any test's end: a move's write that nobody waits for is still
+// pending when the store closes, and is committed then, not dropped; a
+// write after the close is refused at once.
+func TestStopCommitsWhatIsPending(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, path, "serve").(*sqlStore)
+	s.gather = time.Hour
+	ctx := context.Background()
+	id, err := s.Start(ctx, Start{Key: "k", Source: "uhp-ws", GameType: "Base", White: Viewer, Black: Viewer,
+		GameString: "Base;NotStarted;White[1]", Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(patiently(ctx, 0), 10*time.Second)
+		defer cancel()
+		written <- s.Update(ctx, id, Change{Moves: []Move{{Ply: 0, Text: "wS1", By: Viewer, At: time.Now()}}, Append: true, Synced: true})
+	}()
+	waitFor(t, 5*time.Second, "the write to wait in the writer's list", func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.pending) == 1
+	})
+	s.Close()
+	if err := <-written; err != nil {
+		t.Errorf("the pending write at the close: %v, want it committed", err)
+	}
+	if err := s.Update(ctx, id, Change{From: 1, Moves: []Move{{Ply: 1, Text: "bS1 wS1-", By: Viewer, At: time.Now()}}, Append: true, Synced: true}); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("a write after the close: %v, want the archive closed", err)
+	}
+	again := open(t, path, "serve")
+	if g, err := again.Get(ctx, id); err != nil || len(g.Moves) != 1 || g.Moves[0].Text != "wS1" {
+		t.Errorf("the archive after the close: %+v, %v; want the move wS1", g, err)
+	}
 }
