@@ -472,20 +472,26 @@ func holdWrites(t *testing.T, db string) (release func()) {
 // (handed to the store's writer: Recorder.offer) is given up once a try
 // may take no longer (KeeperConfig.Timeout): Settle returns while the
 // database still holds it up, without waiting out the database's own
-// timeouts (ten seconds), the game plays on, and once the database takes
-// writes again the archive has the game whole.
+// timeouts (ten seconds), and so does the Settle of a game that ended
+// after such a move; the game plays on, and once the database takes
+// writes again the archive has both games whole.
 func TestWriteHeldUpIsGivenUp(t *testing.T) {
 	stores(t, func(t *testing.T, db string) {
 		store := open(t, db, "serve")
 		k := NewKeeper(store, KeeperConfig{Timeout: 300 * time.Millisecond, Attempts: 2, Backoff: time.Millisecond, Pause: 10 * time.Millisecond})
 		defer k.Close()
 		r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
-		id := r.ID()
+		ended := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
+		id, endedID := r.ID(), ended.ID()
 		release := holdWrites(t, db)
 		r.Played("wS1", Viewer)
+		// A move, and the game's end while the move's write is held up.
+		ended.Played("wS1", Viewer)
+		ended.Ended(End{How: "disconnect"}, "Base;InProgress;Black[1];wS1")
 		settled := make(chan struct{})
 		go func() {
 			r.Settle()
+			ended.Settle()
 			close(settled)
 		}()
 		select {
@@ -495,6 +501,10 @@ func TestWriteHeldUpIsGivenUp(t *testing.T) {
 		}
 		release()
 		<-settled
+		waitFor(t, 10*time.Second, "the ended game to be archived whole", func() bool {
+			g, err := store.Get(context.Background(), endedID)
+			return err == nil && g.Status == Finished && len(g.Moves) == 1
+		})
 		r.Played("bS1 wS1-", Viewer)
 		r.Ended(End{How: "disconnect"}, "Base;InProgress;White[2];wS1;bS1 wS1-")
 		r.Settle()
