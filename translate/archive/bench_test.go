@@ -233,3 +233,39 @@ func benchmarkEndBatch(b *testing.B, db string, together bool, openings [][]stri
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchEndBatch), "ns/end")
 }
+
+// BenchmarkWriterPaced is the writer under a daemon's pace: one session
+// goroutine a CPU, each playing its turn in each of its games in flight
+// round the games, so that a game's next move comes long after its last
+// write has ended and, as in a daemon whose players think, its Settle
+// seldom waits. Its allocations a move (-benchmem) are what the archive
+// adds to a busy daemon's garbage (go test -bench WriterPaced -benchmem
+// -run ^$ ./translate/archive).
+func BenchmarkWriterPaced(b *testing.B) {
+	b.Run("sqlite/games=10000", func(b *testing.B) {
+		s := open(b, filepath.Join(b.TempDir(), "games.db"), "serve")
+		k := NewKeeper(s, KeeperConfig{})
+		defer k.Close()
+		const games = 10000
+		recorders := make([]*Recorder, games)
+		moves := make([][]string, games)
+		for g := range recorders {
+			recorders[g] = k.Begin("bench", "Base", benchGameString(nil), nil, Viewer, Players{})
+		}
+		b.ResetTimer()
+		for i := range b.N {
+			g := i % games
+			if len(moves[g]) == benchGamePlies {
+				recorders[g].Ended(End{How: "disconnect", At: time.Now()}, benchGameString(moves[g]))
+				moves[g] = moves[g][:0]
+				recorders[g] = k.Begin("bench", "Base", benchGameString(nil), nil, Viewer, Players{})
+			}
+			moves[g] = append(moves[g], "wA"+strconv.Itoa(i))
+			recorders[g].Played(moves[g][len(moves[g])-1], Viewer)
+		}
+		b.StopTimer()
+		for _, r := range recorders {
+			r.Settle()
+		}
+	})
+}
