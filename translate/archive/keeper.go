@@ -332,9 +332,13 @@ type Recorder struct {
 	// one was: the keeper writes nothing more of the game.
 	refused error
 	// writing is closed when the game's write under way ends (committed,
-	// or given up); nil when none is. The writing goroutine owns the
-	// fields above until then.
+	// or given up); nil when none is. The writing goroutine (or the
+	// store's writer, for a write offered) owns the fields above until
+	// then.
 	writing chan struct{}
+	// offered is the write under way when it was handed to the store's
+	// writer (offer); nil otherwise.
+	offered *offered
 }
 
 // Begin starts keeping a game: its source, its type, the GameString it
@@ -372,10 +376,30 @@ func (r *Recorder) Settle() {
 		if h, ok := r.k.store.(hurrier); ok {
 			defer h.hurry()()
 		}
-		<-r.writing
+		awaitWrite(r.writing, r.offered, r.k.cfg.Timeout)
 		r.k.cfg.OnWait(time.Since(start))
 	}
-	r.writing = nil
+	r.writing, r.offered = nil, nil
+}
+
+// awaitWrite waits for a game's write under way to end (done). One
+// handed to the store's writer (o, when not nil) is given up once it has
+// taken longer than a try may (timeout), and the keeper's usual tries
+// follow: a database that holds a write up keeps a session no longer than
+// they do. The timer is made only when somebody waits, not for every
+// write.
+func awaitWrite(done <-chan struct{}, o *offered, timeout time.Duration) {
+	if o != nil {
+		t := time.NewTimer(time.Until(o.at.Add(timeout)))
+		defer t.Stop()
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			o.giveUp()
+		}
+	}
+	<-done
 }
 
 // A hurrier is a store whose writer may hold a write back to gather
@@ -393,7 +417,7 @@ func (r *Recorder) write(before func(), ending bool) {
 		return
 	}
 	done := make(chan struct{})
-	r.writing = done
+	r.writing, r.offered = done, nil
 	r.k.writing.Add(1)
 	go func() {
 		defer r.k.writing.Done()
@@ -440,10 +464,11 @@ type offerer interface {
 // goroutine each, waiting on a channel for its commit, was most of what
 // the archive cost it: the writer woke them by the hundred at each commit,
 // ahead of the sessions' commands (scripts/archive-load.sh at 10,000
-// sessions). Should the write fail, or take longer than a try may
-// (KeeperConfig.Timeout), the keeper's usual tries follow, in a goroutine;
-// a write given up on may still be committed, before the tries that
-// follow it (the writer keeps the order), which write the game whole.
+// sessions). Should the write fail, or outlive a try's timeout while a
+// session or the game's end waits for it (awaitWrite), the keeper's usual
+// tries follow, in a goroutine; a write given up on may still be
+// committed, before the tries that follow it (the writer keeps the order),
+// which write the game whole.
 func (r *Recorder) offer() bool {
 	o, ok := r.k.store.(offerer)
 	kept := min(len(r.moves), MaxPlies)
@@ -451,60 +476,72 @@ func (r *Recorder) offer() bool {
 		return false
 	}
 	white, black := r.names()
-	c := r.change(nil, kept, white, black)
-	done := make(chan struct{})
-	var (
-		told   atomic.Bool // by the writer, or by the timer giving up on it
-		giveUp atomic.Pointer[time.Timer]
-	)
-	tryAgain := func(err error) {
-		go func() {
-			defer r.k.writing.Done()
-			defer close(done)
-			if cause := RefusalCause(err); cause != "" {
-				r.refuse(cause, err)
-				return
-			}
-			r.flush(nil)
-		}()
-	}
-	finish := func(err error) {
-		if !told.CompareAndSwap(false, true) {
-			return
-		}
-		if t := giveUp.Load(); t != nil {
-			t.Stop()
-		}
-		if err != nil {
-			tryAgain(err)
-			return
-		}
-		defer r.k.writing.Done()
-		defer close(done)
-		r.updated(c, kept, white, black)
-		r.archived, r.stale = kept, false
-		r.k.succeeded()
-	}
+	w := &offered{r: r, c: r.change(nil, kept, white, black), kept: kept, white: white, black: black,
+		at: time.Now(), done: make(chan struct{})}
 	synced := r.synced
 	// A write that fails may still be committed later: the next is not
 	// an addition.
-	r.synced, r.writing = false, done
+	r.synced, r.writing, r.offered = false, w.done, w
 	r.k.writing.Add(1)
-	if !o.offerUpdate(r.id, c, r.patience, finish) {
-		r.synced, r.writing = synced, nil
+	if !o.offerUpdate(r.id, w.c, r.patience, w.finish) {
+		r.synced, r.writing, r.offered = synced, nil, nil
 		r.k.writing.Done()
 		return false
 	}
-	t := time.AfterFunc(r.k.cfg.Timeout, func() {
-		if told.CompareAndSwap(false, true) {
-			tryAgain(context.DeadlineExceeded)
-		}
-	})
-	giveUp.Store(t)
-	if told.Load() {
-		t.Stop()
-	}
 	return true
+}
+
+// offered is a game's write handed to the store's writer (offer): c
+// brings the archive to the game's moves[:kept], named white and black.
+type offered struct {
+	r            *Recorder
+	c            Change
+	kept         int
+	white, black string
+	at           time.Time // when it was handed over
+	done         chan struct{}
+	// told says the write's outcome is taken: from the writer (finish),
+	// or by a session that gave up waiting for it (giveUp).
+	told atomic.Bool
+}
+
+// finish takes the writer's word on the write, in the writer's goroutine.
+func (w *offered) finish(err error) {
+	if !w.told.CompareAndSwap(false, true) {
+		return
+	}
+	if err != nil {
+		w.tryAgain(err)
+		return
+	}
+	r := w.r
+	defer r.k.writing.Done()
+	defer close(w.done)
+	r.updated(w.c, w.kept, w.white, w.black)
+	r.archived, r.stale = w.kept, false
+	r.k.succeeded()
+}
+
+// giveUp gives the write up before the writer has said how it went.
+func (w *offered) giveUp() {
+	if w.told.CompareAndSwap(false, true) {
+		w.tryAgain(context.DeadlineExceeded)
+	}
+}
+
+// tryAgain follows a write that failed with err with the keeper's usual
+// tries, in a goroutine, unless the database refused it for what it held.
+func (w *offered) tryAgain(err error) {
+	r := w.r
+	go func() {
+		defer r.k.writing.Done()
+		defer close(w.done)
+		if cause := RefusalCause(err); cause != "" {
+			r.refuse(cause, err)
+			return
+		}
+		r.flush(nil)
+	}()
 }
 
 // ID returns the game's id in the archive, 0 while it has none; it
@@ -592,10 +629,10 @@ func (r *Recorder) Ended(end End, gameString string) {
 	if end.At.IsZero() {
 		end.At = time.Now()
 	}
-	under := r.writing
+	under, offered := r.writing, r.offered
 	r.write(func() {
 		if under != nil {
-			<-under
+			awaitWrite(under, offered, r.k.cfg.Timeout)
 		}
 		r.gameString, r.stringAt, r.stale, r.end = gameString, len(r.moves), true, &end
 	}, true)
