@@ -52,11 +52,10 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 			moves = append(moves, []any{op.game, "", int64(m.Ply), m.Text, m.By, ms(m.At)})
 		}
 		if e := op.added.end; e != nil {
-			ended = append(ended, []any{op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
-				e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black, explorerMark(op.indexed)})
+			ended = append(ended, op.endRow(e))
 			endedOps[op.game] = i
 		} else if op.added.white != "" || op.added.black != "" {
-			named = append(named, []any{op.game, op.added.white, op.added.black})
+			named = append(named, op.namesRow())
 			namedOps[op.game] = i
 		}
 	}

@@ -425,6 +425,19 @@ func (op *writeOp) groupKey() string {
 	return ""
 }
 
+// endRow is the row of endColumns of an addition that ends its game (e,
+// op.added.end).
+func (op *writeOp) endRow(e *ending) []any {
+	return []any{op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
+		e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black, explorerMark(op.indexed)}
+}
+
+// namesRow is the row of namesColumns of an addition that names its
+// game's players.
+func (op *writeOp) namesRow() []any {
+	return []any{op.game, op.added.white, op.added.black}
+}
+
 // rows returns how many rows of columns one statement takes. PostgreSQL
 // takes a column's rows as one array, so up to a thousand; the SQLite
 // driver binds each parameter by looking for it among all of them (in
@@ -482,10 +495,9 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 			moves = append(moves, []any{op.game, int64(m.Ply), m.Text, m.By, ms(m.At)})
 		}
 		if e := op.added.end; e != nil {
-			ended = append(ended, []any{op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
-				e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black, explorerMark(op.indexed)})
+			ended = append(ended, op.endRow(e))
 		} else if op.added.white != "" || op.added.black != "" {
-			named = append(named, []any{op.game, op.added.white, op.added.black})
+			named = append(named, op.namesRow())
 		}
 	}
 	for len(named) > 0 {
