@@ -270,7 +270,7 @@ func TestEndsTogether(t *testing.T) {
 		added := func(g *endsGame, from, to int, white, black string) write {
 			c := Change{From: from, Moves: g.moves[from:to], White: white, Black: black, Append: true}
 			return func(st *sqlStore, w int) *writeOp {
-				return &writeOp{run: st.add(g.ids[w], c), game: g.ids[w], added: additionOf(c)}
+				return st.changeOp(g.ids[w], c)
 			}
 		}
 		start := func(g *endsGame, n int) write {

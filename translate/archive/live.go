@@ -147,10 +147,10 @@ func (s *sqlStore) catchUpAll(ctx context.Context, games []Game) error {
 	return nil
 }
 
-// add returns the write of an Append change alone: its moves, and its
-// players when named, once the game is known to be archived.
-func (s *sqlStore) add(id int64, c Change) func(ctx context.Context, tx *sql.Tx) error {
-	a := additionOf(c)
+// add returns the write of an Append change's storable addition a
+// (additionOf) alone: its moves, and its players when named, once the game
+// is known to be archived.
+func (s *sqlStore) add(id int64, a *addition) func(ctx context.Context, tx *sql.Tx) error {
 	return func(ctx context.Context, tx *sql.Tx) error {
 		var n int64
 		if a.white != "" || a.black != "" {

@@ -100,11 +100,13 @@ func TestAppendsTogether(t *testing.T) {
 		}
 		add := func(id int64, moves ...Move) *writeOp {
 			c := Change{From: moves[0].Ply, Moves: moves, Append: true}
-			return &writeOp{run: s.add(id, c), game: id, added: additionOf(c), done: make(chan error, 1)}
+			op := s.changeOp(id, c)
+			op.done = make(chan error, 1)
+			return op
 		}
 		named := func(op *writeOp, white, black string) *writeOp {
 			op.added.white, op.added.black = white, black
-			op.run = s.add(op.game, Change{From: 1, Moves: op.added.moves, White: white, Black: black, Append: true})
+			op.run = s.add(op.game, op.added)
 			return op
 		}
 		batch := []*writeOp{

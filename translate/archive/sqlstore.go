@@ -133,7 +133,8 @@ func (s *sqlStore) Update(ctx context.Context, id int64, c Change) error {
 // (Change.Append), or updateOp's write.
 func (s *sqlStore) changeOp(id int64, c Change) *writeOp {
 	if c.Append {
-		return &writeOp{game: id, run: s.add(id, c), added: additionOf(c)}
+		a := additionOf(c)
+		return &writeOp{game: id, run: s.add(id, a), added: a}
 	}
 	return s.updateOp(id, c)
 }
