@@ -243,29 +243,35 @@ func benchmarkEndBatch(b *testing.B, db string, together bool, openings [][]stri
 // -run ^$ ./translate/archive).
 func BenchmarkWriterPaced(b *testing.B) {
 	b.Run("sqlite/games=10000", func(b *testing.B) {
-		s := open(b, filepath.Join(b.TempDir(), "games.db"), "serve")
-		k := NewKeeper(s, KeeperConfig{})
-		defer k.Close()
-		const games = 10000
-		recorders := make([]*Recorder, games)
-		moves := make([][]string, games)
-		for g := range recorders {
+		benchmarkWriterPaced(b, filepath.Join(b.TempDir(), "games.db"), 10000)
+	})
+	b.Run("postgres/games=10000", func(b *testing.B) {
+		benchmarkWriterPaced(b, pgtest.Start(b).URL, 10000)
+	})
+}
+
+func benchmarkWriterPaced(b *testing.B, db string, games int) {
+	s := open(b, db, "serve")
+	k := NewKeeper(s, KeeperConfig{})
+	defer k.Close()
+	recorders := make([]*Recorder, games)
+	moves := make([][]string, games)
+	for g := range recorders {
+		recorders[g] = k.Begin("bench", "Base", benchGameString(nil), nil, Viewer, Players{})
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		g := i % games
+		if len(moves[g]) == benchGamePlies {
+			recorders[g].Ended(End{How: "disconnect", At: time.Now()}, benchGameString(moves[g]))
+			moves[g] = moves[g][:0]
 			recorders[g] = k.Begin("bench", "Base", benchGameString(nil), nil, Viewer, Players{})
 		}
-		b.ResetTimer()
-		for i := range b.N {
-			g := i % games
-			if len(moves[g]) == benchGamePlies {
-				recorders[g].Ended(End{How: "disconnect", At: time.Now()}, benchGameString(moves[g]))
-				moves[g] = moves[g][:0]
-				recorders[g] = k.Begin("bench", "Base", benchGameString(nil), nil, Viewer, Players{})
-			}
-			moves[g] = append(moves[g], "wA"+strconv.Itoa(i))
-			recorders[g].Played(moves[g][len(moves[g])-1], Viewer)
-		}
-		b.StopTimer()
-		for _, r := range recorders {
-			r.Settle()
-		}
-	})
+		moves[g] = append(moves[g], "wA"+strconv.Itoa(i))
+		recorders[g].Played(moves[g][len(moves[g])-1], Viewer)
+	}
+	b.StopTimer()
+	for _, r := range recorders {
+		r.Settle()
+	}
 }

@@ -132,8 +132,14 @@ func (d dialect) index(ctx context.Context, tx txRunner, games []indexedGame) er
 		position int64
 		move     int64
 	}
+	size := 0
+	for _, g := range games {
+		if g.result >= 0 {
+			size += len(g.rows)
+		}
+	}
 	var (
-		rows   [][]any
+		rows   = newTable(explorerColumns(), size)
 		counts = map[pair]*[3]int64{}
 	)
 	for _, g := range games {
@@ -143,7 +149,7 @@ func (d dialect) index(ctx context.Context, tx txRunner, games []indexedGame) er
 		seen := map[pair]bool{}
 		for _, r := range g.rows {
 			p := pair{int64(r.position), int64(r.move)}
-			rows = append(rows, []any{g.id, int64(r.ply), p.position, p.move, g.result})
+			rows.add(g.id, int64(r.ply), p.position, p.move, g.result)
 			if seen[p] {
 				continue
 			}
@@ -156,14 +162,13 @@ func (d dialect) index(ctx context.Context, tx txRunner, games []indexedGame) er
 			c[[3]int{1, 0, 2}[g.result]]++
 		}
 	}
-	for len(rows) > 0 {
-		n := d.chunk(len(rows), explorerColumns())
-		with, args := d.with("v", explorerColumns(), rows[:n])
+	for from, n := 0, 0; from < rows.len(); from += n {
+		n = d.chunk(rows.len()-from, rows.columns)
+		with, args := d.with("v", rows, from, from+n)
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO explorer (game, ply, position, move, result)
 			SELECT game, ply, position, move, result FROM v`, args...); err != nil {
 			return fmt.Errorf("indexing for the explorer: %w", err)
 		}
-		rows = rows[n:]
 	}
 	pairs := make([]pair, 0, len(counts))
 	for p := range counts {
@@ -172,12 +177,12 @@ func (d dialect) index(ctx context.Context, tx txRunner, games []indexedGame) er
 	slices.SortFunc(pairs, func(a, b pair) int { return cmp.Or(cmp.Compare(a.position, b.position), cmp.Compare(a.move, b.move)) })
 	for len(pairs) > 0 {
 		n := d.chunk(len(pairs), explorerCountColumns())
-		batch := make([][]any, n)
-		for i, p := range pairs[:n] {
+		batch := newTable(explorerCountColumns(), n)
+		for _, p := range pairs[:n] {
 			c := counts[p]
-			batch[i] = []any{p.position, p.move, c[0], c[1], c[2]}
+			batch.add(p.position, p.move, c[0], c[1], c[2])
 		}
-		with, args := d.with("v", explorerCountColumns(), batch)
+		with, args := d.with("v", batch, 0, n)
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO explorer_moves (position, move, white, draws, black)
 			SELECT position, move, white, draws, black FROM v WHERE true ORDER BY position, move
 			ON CONFLICT (position, move) DO UPDATE SET white = explorer_moves.white + excluded.white,
@@ -285,17 +290,18 @@ func (s *sqlStore) ExplorerGames(ctx context.Context, position uint64, move core
 func (d dialect) indexAll(ctx context.Context, tx txRunner, games []indexedGame) error {
 	var (
 		fresh []indexedGame
-		ids   [][]any
+		ids   = newTable(idColumns(), len(games))
 	)
 	for _, g := range games {
 		if g.result >= 0 && len(g.rows) > 0 {
-			fresh, ids = append(fresh, g), append(ids, []any{g.id})
+			fresh = append(fresh, g)
+			ids.add(g.id)
 		}
 	}
 	had := map[int64]bool{}
-	for len(ids) > 0 {
-		n := d.chunk(len(ids), idColumns())
-		with, args := d.with("v", idColumns(), ids[:n])
+	for from, n := 0, 0; from < ids.len(); from += n {
+		n = d.chunk(ids.len()-from, ids.columns)
+		with, args := d.with("v", ids, from, from+n)
 		rows, err := tx.QueryContext(ctx, with+` SELECT game FROM v WHERE EXISTS (SELECT 1 FROM explorer WHERE explorer.game = v.game)`, args...)
 		if err != nil {
 			return fmt.Errorf("finding the games the explorer has: %w", err)
@@ -312,7 +318,6 @@ func (d dialect) indexAll(ctx context.Context, tx txRunner, games []indexedGame)
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		ids = ids[n:]
 	}
 	if len(had) > 0 {
 		fresh = slices.DeleteFunc(fresh, func(g indexedGame) bool { return had[g.id] })

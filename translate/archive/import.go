@@ -54,9 +54,9 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 	defer tx.Rollback()
 	for len(games) > 0 {
 		n := min(len(games), s.d.rows(importColumns()))
-		rows := make([][]any, n)
+		rows := newTable(importColumns(), n)
 		byKey := map[string]Imported{}
-		for i, g := range games[:n] {
+		for _, g := range games[:n] {
 			r, key := g.Record, importKey(g)
 			byKey[key] = g
 			result, how := r.Result, r.How
@@ -70,10 +70,10 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 			if err != nil {
 				return added, err
 			}
-			rows[i] = []any{s.owner, key, short(g.Source), uhp.FormatGameType(r.GameType), short(orViewer(r.White)), short(orViewer(r.Black)),
-				string(Finished), ms(g.Started), ms(g.Started), short(result), short(how), storableGameString(gs), int64(min(len(r.Moves), MaxPlies))}
+			rows.add(s.owner, key, short(g.Source), uhp.FormatGameType(r.GameType), short(orViewer(r.White)), short(orViewer(r.Black)),
+				string(Finished), ms(g.Started), ms(g.Started), short(result), short(how), storableGameString(gs), int64(min(len(r.Moves), MaxPlies)))
 		}
-		with, args := s.d.with("v", importColumns(), rows)
+		with, args := s.d.with("v", rows, 0, n)
 		res, err := tx.QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, ended_ms, result, how, game_string, plies)
 			SELECT owner, game_key, source, game_type, white, black, status, started_ms, ended_ms, result, how, game_string, plies FROM v WHERE true
 			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key`, args...)
@@ -81,7 +81,7 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 			return added, err
 		}
 		var (
-			moves   [][]any
+			moves   = newTable(movesColumns(), 0)
 			indexed []indexedGame
 		)
 		for res.Next() {
@@ -99,20 +99,19 @@ func (s *sqlStore) Import(ctx context.Context, games []Imported) (added int, err
 				indexed = append(indexed, indexedGame{id: id, result: code, rows: explorerRowsOf(uhp.FormatGameType(g.Record.GameType), g.Record.Moves)})
 			}
 			for ply, m := range g.Record.Moves[:min(len(g.Record.Moves), MaxPlies)] {
-				moves = append(moves, []any{id, int64(ply), short(m), short(orViewer(side(g.Record, ply))), ms(g.Started)})
+				moves.add(id, int64(ply), short(m), short(orViewer(side(g.Record, ply))), ms(g.Started))
 			}
 		}
 		res.Close()
 		if err := res.Err(); err != nil {
 			return added, err
 		}
-		for len(moves) > 0 {
-			k := min(len(moves), s.d.rows(movesColumns()))
-			with, args := s.d.with("v", movesColumns(), moves[:k])
+		for from, k := 0, 0; from < moves.len(); from += k {
+			k = min(moves.len()-from, s.d.rows(moves.columns))
+			with, args := s.d.with("v", moves, from, from+k)
 			if _, err := tx.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms) SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
 				return added, err
 			}
-			moves = moves[k:]
 		}
 		if err := s.d.index(ctx, tx, indexed); err != nil {
 			return added, err

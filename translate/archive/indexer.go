@@ -150,13 +150,13 @@ func (s *sqlStore) indexIn(ctx context.Context, games []indexedGame, sweep bool)
 // took: a game pruned, or claimed by another writer, is not among them.
 func (s *sqlStore) claim(ctx context.Context, run txRunner, ids []int64) (map[int64]bool, error) {
 	claimed := map[int64]bool{}
-	rows := make([][]any, len(ids))
-	for i, id := range ids {
-		rows[i] = []any{id}
+	rows := newTable(idColumns(), len(ids))
+	for _, id := range ids {
+		rows.add(id)
 	}
-	for len(rows) > 0 {
-		n := s.d.chunk(len(rows), idColumns())
-		with, args := s.d.with("v", idColumns(), rows[:n])
+	for from, n := 0, 0; from < rows.len(); from += n {
+		n = s.d.chunk(rows.len()-from, rows.columns)
+		with, args := s.d.with("v", rows, from, from+n)
 		res, err := run.QueryContext(ctx, with+` UPDATE games SET explorer_pending = 0 FROM v
 			WHERE games.id = v.game AND games.explorer_pending = 1 RETURNING games.id`, args...)
 		if err != nil {
@@ -174,7 +174,6 @@ func (s *sqlStore) claim(ctx context.Context, run txRunner, ids []int64) (map[in
 		if err := res.Err(); err != nil {
 			return nil, err
 		}
-		rows = rows[n:]
 	}
 	return claimed, nil
 }

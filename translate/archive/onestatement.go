@@ -33,29 +33,30 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 		}
 		seen[key] = true
 	}
+	size := sizeOf(batch)
 	var (
-		starts, moves, named, ended [][]any
-		byKey                       = map[string]*writeOp{}
-		namedOps, endedOps          = map[int64]int{}, map[int64]int{} // the index in batch of each game's write
+		starts, moves      = newTable(startColumns(), size.starts), newTable(keyedMovesColumns(), size.moves)
+		named, ended       = newTable(namesColumns(), size.named), newTable(endColumns(), size.ended)
+		byKey              = map[string]*writeOp{}
+		namedOps, endedOps = map[int64]int{}, map[int64]int{} // the index in batch of each game's write
 	)
 	for i, op := range batch {
 		if st := op.start; st != nil {
-			starts = append(starts, []any{s.owner, st.Key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started),
-				st.GameString, int64(len(st.Moves))})
+			op.addStartRow(starts, s.owner)
 			byKey[st.Key] = op
 			for _, m := range st.Moves {
-				moves = append(moves, []any{int64(0), st.Key, int64(m.Ply), m.Text, m.By, ms(m.At)})
+				moves.add(int64(0), st.Key, int64(m.Ply), m.Text, m.By, ms(m.At))
 			}
 			continue
 		}
 		for _, m := range op.added.moves {
-			moves = append(moves, []any{op.game, "", int64(m.Ply), m.Text, m.By, ms(m.At)})
+			moves.add(op.game, "", int64(m.Ply), m.Text, m.By, ms(m.At))
 		}
 		if e := op.added.end; e != nil {
-			ended = append(ended, op.endRow(e))
+			op.addEndRow(ended, e)
 			endedOps[op.game] = i
 		} else if op.added.white != "" || op.added.black != "" {
-			named = append(named, op.namesRow())
+			op.addNamesRow(named)
 			namedOps[op.game] = i
 		}
 	}
@@ -64,17 +65,16 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 		args   []any
 	)
 	for _, t := range []struct {
-		name    string
-		columns []column
-		rows    [][]any
+		name string
+		rows *table
 	}{
-		{"st", startColumns(), starts},
-		{"mv", keyedMovesColumns(), moves},
-		{"nm", namesColumns(), named},
-		{"en", endColumns(), ended},
+		{"st", starts},
+		{"mv", moves},
+		{"nm", named},
+		{"en", ended},
 	} {
-		body, a := unnestRows(t.columns, t.rows, len(args))
-		tables = append(tables, tableHead(t.name, t.columns)+body)
+		body, a := unnestRows(t.rows, 0, t.rows.len(), len(args))
+		tables = append(tables, tableHead(t.name, t.rows.columns)+body)
 		args = append(args, a...)
 	}
 	rows, err := s.write.QueryContext(ctx, `WITH `+strings.Join(tables, ", ")+`,

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -425,17 +424,42 @@ func (op *writeOp) groupKey() string {
 	return ""
 }
 
-// endRow is the row of endColumns of an addition that ends its game (e,
-// op.added.end).
-func (op *writeOp) endRow(e *ending) []any {
-	return []any{op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
-		e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black, explorerMark(op.indexed)}
+// rowCounts are the rows of each table that a group of writes run
+// together adds (sizeOf).
+type rowCounts struct{ starts, moves, named, ended int }
+
+// sizeOf counts the rows that the writes of group, run together (addAll,
+// runInOneStatement), add: a start's row and its moves, an addition's
+// moves and its end's row, or else its naming's.
+func sizeOf(group []*writeOp) (n rowCounts) {
+	for _, op := range group {
+		switch {
+		case op.start != nil:
+			n.starts++
+			n.moves += len(op.start.Moves)
+		case op.added != nil:
+			n.moves += len(op.added.moves)
+			if op.added.end != nil {
+				n.ended++
+			} else if op.added.white != "" || op.added.black != "" {
+				n.named++
+			}
+		}
+	}
+	return n
 }
 
-// namesRow is the row of namesColumns of an addition that names its
-// game's players.
-func (op *writeOp) namesRow() []any {
-	return []any{op.game, op.added.white, op.added.black}
+// addEndRow adds to ended (of endColumns) the row of an addition that
+// ends its game (e, op.added.end).
+func (op *writeOp) addEndRow(ended *table, e *ending) {
+	ended.add(op.game, e.gameString, int64(e.plies), string(e.end.status()), ms(e.end.At),
+		e.end.Result, e.end.How, e.end.Reason, op.added.white, op.added.black, explorerMark(op.indexed))
+}
+
+// addNamesRow adds to named (of namesColumns) the row of an addition that
+// names its game's players.
+func (op *writeOp) addNamesRow(named *table) {
+	named.add(op.game, op.added.white, op.added.black)
 }
 
 // rows returns how many rows of columns one statement takes. PostgreSQL
@@ -481,28 +505,29 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		return err
 	}
 	run := s.prepared.in(tx, &s.waiting)
-	var moves, named, ended [][]any
+	size := sizeOf(group)
+	moves, named, ended := newTable(movesColumns(), size.moves), newTable(namesColumns(), size.named), newTable(endColumns(), size.ended)
 	for _, op := range group {
 		if op.start != nil {
 			if !alone[op] {
 				for _, m := range op.start.Moves {
-					moves = append(moves, []any{op.id, int64(m.Ply), m.Text, m.By, ms(m.At)})
+					moves.add(op.id, int64(m.Ply), m.Text, m.By, ms(m.At))
 				}
 			}
 			continue
 		}
 		for _, m := range op.added.moves {
-			moves = append(moves, []any{op.game, int64(m.Ply), m.Text, m.By, ms(m.At)})
+			moves.add(op.game, int64(m.Ply), m.Text, m.By, ms(m.At))
 		}
 		if e := op.added.end; e != nil {
-			ended = append(ended, op.endRow(e))
+			op.addEndRow(ended, e)
 		} else if op.added.white != "" || op.added.black != "" {
-			named = append(named, op.namesRow())
+			op.addNamesRow(named)
 		}
 	}
-	for len(named) > 0 {
-		n := s.d.chunk(len(named), namesColumns())
-		with, args := s.d.with("v", namesColumns(), named[:n])
+	for from, n := 0, 0; from < named.len(); from += n {
+		n = s.d.chunk(named.len()-from, named.columns)
+		with, args := s.d.with("v", named, from, from+n)
 		res, err := run.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black) FROM v WHERE games.id = v.id`, args...)
 		if err != nil {
@@ -511,20 +536,18 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		if got, err := res.RowsAffected(); err == nil && got != int64(n) {
 			return fmt.Errorf("%d of %d games to name the players of: %w", got, n, ErrNotFound)
 		}
-		named = named[n:]
 	}
-	for len(moves) > 0 {
-		n := s.d.chunk(len(moves), movesColumns())
-		with, args := s.d.with("v", movesColumns(), moves[:n])
+	for from, n := 0, 0; from < moves.len(); from += n {
+		n = s.d.chunk(moves.len()-from, moves.columns)
+		with, args := s.d.with("v", moves, from, from+n)
 		if _, err := run.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
 			SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
 			return err
 		}
-		moves = moves[n:]
 	}
-	for len(ended) > 0 {
-		n := s.d.chunk(len(ended), endColumns())
-		with, args := s.d.with("v", endColumns(), ended[:n])
+	for from, n := 0, 0; from < ended.len(); from += n {
+		n = s.d.chunk(ended.len()-from, ended.columns)
+		with, args := s.d.with("v", ended, from, from+n)
 		res, err := run.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black), game_string = v.game_string, plies = v.plies,
 			status = v.status, ended_ms = v.ended_ms, result = v.result, how = v.how, reason = v.reason,
@@ -535,7 +558,6 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		if got, err := res.RowsAffected(); err == nil && got != int64(n) {
 			return fmt.Errorf("%d of %d games to end: %w", got, n, ErrNotFound)
 		}
-		ended = ended[n:]
 	}
 	return nil
 }
@@ -555,13 +577,12 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 	}
 	for len(starts) > 0 {
 		n := s.d.chunk(len(starts), startColumns())
-		rows, byKey := make([][]any, n), map[string]*writeOp{}
-		for i, op := range starts[:n] {
-			st := op.start
-			rows[i] = []any{s.owner, st.Key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, int64(len(st.Moves))}
-			byKey[st.Key] = op
+		rows, byKey := newTable(startColumns(), n), map[string]*writeOp{}
+		for _, op := range starts[:n] {
+			op.addStartRow(rows, s.owner)
+			byKey[op.start.Key] = op
 		}
-		with, args := s.d.with("v", startColumns(), rows)
+		with, args := s.d.with("v", rows, 0, n)
 		res, err := s.prepared.in(tx, &s.waiting).QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
 			SELECT owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies FROM v WHERE true
 			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key`, args...)
@@ -598,8 +619,12 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 	return alone, nil
 }
 
-// column is a column of the rows a statement takes (dialect.with).
-type column struct{ name, pgType string }
+// addStartRow adds to started (of startColumns) the row of a start, by
+// the archive owner.
+func (op *writeOp) addStartRow(started *table, owner int64) {
+	st := op.start
+	started.add(owner, st.Key, st.Source, st.GameType, st.White, st.Black, string(Playing), ms(st.Started), st.GameString, int64(len(st.Moves)))
+}
 
 // movesColumns are the columns of a move's row.
 func movesColumns() []column {
@@ -621,58 +646,6 @@ func endColumns() []column {
 func startColumns() []column {
 	return []column{{"owner", "bigint"}, {"game_key", "text"}, {"source", "text"}, {"game_type", "text"}, {"white", "text"},
 		{"black", "text"}, {"status", "text"}, {"started_ms", "bigint"}, {"game_string", "text"}, {"plies", "integer"}}
-}
-
-// with returns a WITH clause that names rows (each an int64 or a string a
-// column) as the table name, and its parameters: in SQLite a VALUES list,
-// a parameter a value; in PostgreSQL one array a column, through unnest,
-// so that the statement's text is the same for any number of rows and
-// prepared once.
-func (d dialect) with(name string, columns []column, rows [][]any) (string, []any) {
-	head := "WITH " + tableHead(name, columns)
-	if !d.dollar {
-		one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(columns)), ", ") + ")"
-		args := make([]any, 0, len(rows)*len(columns))
-		for _, r := range rows {
-			args = append(args, r...)
-		}
-		return head + "(VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(rows)), ", ") + ")", args
-	}
-	body, args := unnestRows(columns, rows, 0)
-	return head + body, args
-}
-
-// tableHead names a WITH query's table and its columns: "name (a, b) AS ".
-func tableHead(name string, columns []column) string {
-	names := make([]string, len(columns))
-	for i, c := range columns {
-		names[i] = c.name
-	}
-	return name + " (" + strings.Join(names, ", ") + ") AS "
-}
-
-// unnestRows returns PostgreSQL's table of rows (each an int64 or a
-// string a column), one array parameter a column, numbered from after+1,
-// and those parameters.
-func unnestRows(columns []column, rows [][]any, after int) (string, []any) {
-	arrays, args := make([]string, len(columns)), make([]any, len(columns))
-	for i, c := range columns {
-		arrays[i] = "$" + strconv.Itoa(after+i+1) + "::" + c.pgType + "[]"
-		if c.pgType == "text" {
-			a := make([]string, len(rows))
-			for j, r := range rows {
-				a[j] = r[i].(string)
-			}
-			args[i] = a
-			continue
-		}
-		a := make([]int64, len(rows))
-		for j, r := range rows {
-			a[j] = r[i].(int64)
-		}
-		args[i] = a
-	}
-	return "(SELECT * FROM unnest(" + strings.Join(arrays, ", ") + "))", args
 }
 
 // offer hands op to the writer, and reports whether it took it (not
