@@ -25,10 +25,10 @@ func (s *sqlStore) runInOneStatement(ctx context.Context, batch []*writeOp) (err
 	if !s.d.dollar {
 		return nil, nil, false
 	}
-	seen := map[string]bool{}
+	seen := make(map[gameKey]bool, len(batch))
 	for _, op := range batch {
 		key := op.groupKey()
-		if (op.added == nil && (op.start == nil || op.start.Key == "")) || key == "" || seen[key] {
+		if (op.added == nil && (op.start == nil || op.start.Key == "")) || key == (gameKey{}) || seen[key] {
 			return nil, nil, false
 		}
 		seen[key] = true
