@@ -78,6 +78,25 @@ func (p *proc) kill(t *testing.T) {
 	}
 }
 
+// stop sends SIGSTOP and waits until the process is stopped (Linux's
+// /proc/PID/stat says so): a signal is delivered asynchronously.
+func (p *proc) stop(t *testing.T) {
+	t.Helper()
+	p.cmd.Process.Signal(syscall.SIGSTOP)
+	stat := fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			t.Fatalf("%v: %v", p.cmd.Args[1:], err)
+		}
+		// The state follows the command's name, in parentheses.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && bytes.HasPrefix(b[i+1:], []byte(" T")) {
+			return
+		}
+	}
+	t.Fatalf("%v did not stop within 10s of SIGSTOP", p.cmd.Args[1:])
+}
+
 // await returns the submatches of the first line of standard error that
 // matches re, failing the test after timeout or at the process's exit.
 func (p *proc) await(t *testing.T, re *regexp.Regexp, timeout time.Duration) []string {
@@ -160,38 +179,52 @@ func TestDistributedMatchKilledWorker(t *testing.T) {
 	others := []*proc{worker("w1"), worker("w2")}
 	// Killed once the first game of a pair is over and the second is in
 	// the archive, in play: the pair is the victim's, played half, not
-	// reported. A game here takes tens of milliseconds, so the victim is
-	// first stopped (SIGSTOP) and the pair looked at while it cannot move;
-	// where its second game had already ended, or had not reached the
-	// archive, it goes on (SIGCONT) to its next pair.
+	// reported. A game here takes tens of milliseconds, so the pair is
+	// looked at only while the victim is stopped (SIGSTOP), and again after
+	// each millisecond it is let run (SIGCONT), until its second game is
+	// caught in play or the pair has left the victim's hands; then the
+	// next pair it starts is watched. (Polling the archive while the victim
+	// ran could miss every game it had left to play: once, under load, it
+	// did.)
 	var (
 		killed        int
 		inPlay        int64 // the victim's second game, in the archive's own tables
 		state, holder string
 		claims        int
 	)
-	for attempt := 1; ; attempt++ {
-		m := victim.await(t, regexp.MustCompile(`^test \d+ pair (\d+): game (\d*[02468]) `), 30*time.Second)
-		killed, _ = strconv.Atoi(m[1])
-		waitForState(t, 10*time.Second, "the victim's next game to be archived", func() (bool, string) {
-			err := conn.QueryRow(ctx, `SELECT g.id FROM games g JOIN owners o ON o.id = g.owner
-				WHERE o.pid = $1 AND g.status = 'playing'`, victim.cmd.Process.Pid).Scan(&inPlay)
-			return err == nil, fmt.Sprint(err)
-		})
-		victim.cmd.Process.Signal(syscall.SIGSTOP)
+	// halfPlayed stops the victim and looks at the pair: caught, it
+	// leaves the victim stopped; else it lets it run again.
+	halfPlayed := func() (caught, gone bool) {
+		victim.stop(t)
+		defer func() {
+			if !caught {
+				victim.cmd.Process.Signal(syscall.SIGCONT)
+			}
+		}()
 		if err := conn.QueryRow(ctx, `SELECT state, worker, claims FROM match_pairs WHERE test = $1 AND pair = $2`, id, killed).
 			Scan(&state, &holder, &claims); err != nil {
 			t.Fatal(err)
 		}
+		if state != "leased" || holder != "victim" {
+			return false, true
+		}
 		err := conn.QueryRow(ctx, `SELECT g.id FROM games g JOIN owners o ON o.id = g.owner
 			WHERE o.pid = $1 AND g.status = 'playing'`, victim.cmd.Process.Pid).Scan(&inPlay)
-		if state == "leased" && holder == "victim" && err == nil {
+		return err == nil, false
+	}
+	for pairs := 1; ; pairs++ {
+		m := victim.await(t, regexp.MustCompile(`^test \d+ pair (\d+): game (\d*[02468]) `), 30*time.Second)
+		killed, _ = strconv.Atoi(m[1])
+		caught, gone := false, false
+		for deadline := time.Now().Add(10 * time.Second); !caught && !gone && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			caught, gone = halfPlayed()
+		}
+		if caught {
 			break
 		}
-		if attempt == 4 {
-			t.Fatalf("pair %d with the victim stopped: %s by %q, its game in play: %v; want it leased by the victim, half played", killed, state, holder, err)
+		if pairs == games/2 {
+			t.Fatalf("no pair of the victim's caught half played; the last, %d: %s by %q", killed, state, holder)
 		}
-		victim.cmd.Process.Signal(syscall.SIGCONT)
 	}
 	victim.kill(t)
 
