@@ -162,9 +162,8 @@ func (d dialect) index(ctx context.Context, tx txRunner, games []indexedGame) er
 			c[[3]int{1, 0, 2}[g.result]]++
 		}
 	}
-	for from, n := 0, 0; from < rows.len(); from += n {
-		n = d.chunk(rows.len()-from, rows.columns)
-		with, args := d.with("v", rows, from, from+n)
+	for from, to := range d.chunks(rows) {
+		with, args := d.with("v", rows, from, to)
 		if _, err := tx.ExecContext(ctx, with+` INSERT INTO explorer (game, ply, position, move, result)
 			SELECT game, ply, position, move, result FROM v`, args...); err != nil {
 			return fmt.Errorf("indexing for the explorer: %w", err)
@@ -299,9 +298,8 @@ func (d dialect) indexAll(ctx context.Context, tx txRunner, games []indexedGame)
 		}
 	}
 	had := map[int64]bool{}
-	for from, n := 0, 0; from < ids.len(); from += n {
-		n = d.chunk(ids.len()-from, ids.columns)
-		with, args := d.with("v", ids, from, from+n)
+	for from, to := range d.chunks(ids) {
+		with, args := d.with("v", ids, from, to)
 		rows, err := tx.QueryContext(ctx, with+` SELECT game FROM v WHERE EXISTS (SELECT 1 FROM explorer WHERE explorer.game = v.game)`, args...)
 		if err != nil {
 			return fmt.Errorf("finding the games the explorer has: %w", err)

@@ -154,9 +154,8 @@ func (s *sqlStore) claim(ctx context.Context, run txRunner, ids []int64) (map[in
 	for _, id := range ids {
 		rows.add(id)
 	}
-	for from, n := 0, 0; from < rows.len(); from += n {
-		n = s.d.chunk(rows.len()-from, rows.columns)
-		with, args := s.d.with("v", rows, from, from+n)
+	for from, to := range s.d.chunks(rows) {
+		with, args := s.d.with("v", rows, from, to)
 		res, err := run.QueryContext(ctx, with+` UPDATE games SET explorer_pending = 0 FROM v
 			WHERE games.id = v.game AND games.explorer_pending = 1 RETURNING games.id`, args...)
 		if err != nil {

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -60,6 +61,20 @@ func (t *table) len() int {
 		return len(t.texts[0])
 	}
 	return len(t.ints[0])
+}
+
+// chunks yields the bounds [from, to) of the rows of t that each
+// statement of the writer's takes, in order (dialect.chunk).
+func (d dialect) chunks(t *table) iter.Seq2[int, int] {
+	return func(yield func(from, to int) bool) {
+		for from := 0; from < t.len(); {
+			to := from + d.chunk(t.len()-from, t.columns)
+			if !yield(from, to) {
+				return
+			}
+			from = to
+		}
+	}
 }
 
 // with returns a WITH clause that names the rows [from, to) of t as the

@@ -532,29 +532,26 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 			op.addNamesRow(named)
 		}
 	}
-	for from, n := 0, 0; from < named.len(); from += n {
-		n = s.d.chunk(named.len()-from, named.columns)
-		with, args := s.d.with("v", named, from, from+n)
+	for from, to := range s.d.chunks(named) {
+		with, args := s.d.with("v", named, from, to)
 		res, err := run.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black) FROM v WHERE games.id = v.id`, args...)
 		if err != nil {
 			return err
 		}
-		if got, err := res.RowsAffected(); err == nil && got != int64(n) {
-			return fmt.Errorf("%d of %d games to name the players of: %w", got, n, ErrNotFound)
+		if got, err := res.RowsAffected(); err == nil && got != int64(to-from) {
+			return fmt.Errorf("%d of %d games to name the players of: %w", got, to-from, ErrNotFound)
 		}
 	}
-	for from, n := 0, 0; from < moves.len(); from += n {
-		n = s.d.chunk(moves.len()-from, moves.columns)
-		with, args := s.d.with("v", moves, from, from+n)
+	for from, to := range s.d.chunks(moves) {
+		with, args := s.d.with("v", moves, from, to)
 		if _, err := run.ExecContext(ctx, with+` INSERT INTO moves (game, ply, text, by_player, at_ms)
 			SELECT game, ply, text, by_player, at_ms FROM v`, args...); err != nil {
 			return err
 		}
 	}
-	for from, n := 0, 0; from < ended.len(); from += n {
-		n = s.d.chunk(ended.len()-from, ended.columns)
-		with, args := s.d.with("v", ended, from, from+n)
+	for from, to := range s.d.chunks(ended) {
+		with, args := s.d.with("v", ended, from, to)
 		res, err := run.ExecContext(ctx, with+` UPDATE games SET white = COALESCE(NULLIF(v.white, ''), games.white),
 			black = COALESCE(NULLIF(v.black, ''), games.black), game_string = v.game_string, plies = v.plies,
 			status = v.status, ended_ms = v.ended_ms, result = v.result, how = v.how, reason = v.reason,
@@ -562,8 +559,8 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 		if err != nil {
 			return err
 		}
-		if got, err := res.RowsAffected(); err == nil && got != int64(n) {
-			return fmt.Errorf("%d of %d games to end: %w", got, n, ErrNotFound)
+		if got, err := res.RowsAffected(); err == nil && got != int64(to-from) {
+			return fmt.Errorf("%d of %d games to end: %w", got, to-from, ErrNotFound)
 		}
 	}
 	return nil
