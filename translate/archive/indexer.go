@@ -116,7 +116,7 @@ func (s *sqlStore) indexIn(ctx context.Context, games []indexedGame, sweep bool)
 		return false, err
 	}
 	defer tx.Rollback()
-	run := s.prepared.in(tx, &s.waiting)
+	run := s.writerTx(tx)
 	ids := make([]int64, len(games))
 	for i, g := range games {
 		ids[i] = g.id

@@ -114,6 +114,13 @@ func (p *preparedStatements) close() {
 	clear(p.kept)
 }
 
+// writerTx is tx, a transaction of the writer's, as its statements run:
+// through the texts kept prepared, yielding before each unless a session
+// waits for the writer (preparedTx).
+func (s *sqlStore) writerTx(tx *sql.Tx) txRunner {
+	return s.prepared.in(tx, &s.waiting)
+}
+
 // preparedTx is a transaction that runs the texts kept as prepared
 // statements. Before each statement, unless a session waits for the
 // writer (waiting), it lets the goroutines waiting to run go first

@@ -511,7 +511,7 @@ func (s *sqlStore) addAll(ctx context.Context, tx *sql.Tx, group []*writeOp) err
 	if err != nil {
 		return err
 	}
-	run := s.prepared.in(tx, &s.waiting)
+	run := s.writerTx(tx)
 	size := sizeOf(group)
 	moves, named, ended := newTable(movesColumns(), size.moves), newTable(namesColumns(), size.named), newTable(endColumns(), size.ended)
 	for _, op := range group {
@@ -587,7 +587,7 @@ func (s *sqlStore) startAll(ctx context.Context, tx *sql.Tx, group []*writeOp) (
 			byKey[op.start.Key] = op
 		}
 		with, args := s.d.with("v", rows, 0, n)
-		res, err := s.prepared.in(tx, &s.waiting).QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
+		res, err := s.writerTx(tx).QueryContext(ctx, with+` INSERT INTO games (owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies)
 			SELECT owner, game_key, source, game_type, white, black, status, started_ms, game_string, plies FROM v WHERE true
 			ON CONFLICT (game_key) DO NOTHING RETURNING id, game_key`, args...)
 		if err != nil {
