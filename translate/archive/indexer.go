@@ -45,10 +45,50 @@ const sweepBatch = 1000
 // nil error in errs) into the writer's hand, to be indexed.
 func (s *sqlStore) indexLater(batch []*writeOp, errs []error) {
 	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
 	for i, op := range batch {
 		if errs[i] == nil && op.indexed != nil {
 			s.toIndex = append(s.toIndex, *op.indexed)
+		}
+	}
+	s.indexMu.Unlock()
+	select {
+	case s.indexWake <- struct{}{}:
+	default:
+	}
+}
+
+// index1 runs the explorer's index in a goroutine of its own, beside the
+// writer, when the archive is PostgreSQL (indexApart): its transactions
+// run on a connection of their own, so that a new game, which waits for
+// its last game's end to be committed, no longer waits behind an index
+// transaction as well. When 10,000 games end within some 20 s
+// (scripts/archive-load.sh -s 10000 -d 120s -a postgres, one round of
+// each, 2026-11-27) the time sessions waited for the archive fell from
+// 108 to 39 s, the new games' p90 from 10.4 to 4.0 ms and p99 from 86 to
+// 42 ms. SQLite has one writing connection, so there the index runs in
+// the writer's turn (write1), after the writes due. Like
+// write1, it indexes the ends in hand a gathering window after the first
+// of them came, or at once when asked (indexNow), or before it stops.
+func (s *sqlStore) index1() {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	var due <-chan time.Time
+	for {
+		if due == nil && (s.inHand() > 0 || s.sweep.Load()) {
+			timer.Reset(indexDelay)
+			due = timer.C
+		}
+		select {
+		case <-s.done:
+			s.indexInHand()
+			return
+		case <-s.indexWake:
+		case <-due:
+			due = nil
+			s.indexPending()
+		case reply := <-s.indexAsked:
+			s.indexInHand()
+			close(reply)
 		}
 	}
 }
@@ -72,9 +112,9 @@ func explorerMark(g *indexedGame) int64 {
 // indexPending indexes the games in hand (up to maxIndexBatch) and, when
 // a sweep is due, those the archive marks as ended but not indexed, in
 // one transaction, and reports whether it committed. Should it fail, the
-// games stay marked, and the next sweeps them. Only the writer's
-// goroutine takes games out of hand; commit (in tests, another goroutine)
-// adds them.
+// games stay marked, and the next sweeps them. Only the goroutine that
+// indexes (the writer's, or index1) takes games out of hand; commit (in
+// tests, another goroutine) adds them.
 func (s *sqlStore) indexPending() bool {
 	s.indexMu.Lock()
 	games := slices.Clone(s.toIndex[:min(len(s.toIndex), maxIndexBatch)])
@@ -296,7 +336,7 @@ func (s *sqlStore) indexNow(ctx context.Context) error {
 	reply := make(chan struct{})
 	select {
 	case s.indexAsked <- reply:
-	case <-s.done:
+	case <-s.indexDone:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

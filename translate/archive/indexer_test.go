@@ -2,9 +2,12 @@ package archive
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hivebridge/hivebridge/internal/pgtest"
 )
 
 // marked returns whether the archive marks game as ended and not yet
@@ -125,4 +128,73 @@ func TestSweepAfterKill(t *testing.T) {
 		}
 		checkCounts(t, s)
 	})
+}
+
+// TestIndexBesideTheWriter: with PostgreSQL the explorer's index runs
+// beside the writer, so that a write committed while an index
+// transaction is held up (here by a lock on the explorer's counts, as
+// another daemon's index may hold them) does not wait for it; and the
+// index, once let go, has the game.
+func TestIndexBesideTheWriter(t *testing.T) {
+	db := pgtest.Start(t).URL
+	s := open(t, db, "serve").(*sqlStore)
+	ctx := context.Background()
+	locker, err := sql.Open("pgx", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close()
+	lock, err := locker.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Rollback()
+	if _, err := lock.ExecContext(ctx, `LOCK TABLE explorer_moves IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	g := explorerGames[0]
+	ended := endGame(t, s, g.moves, g.result)
+	indexed := make(chan error, 1)
+	go func() { indexed <- s.indexNow(ctx) }()
+	// The index transaction is held up once it waits for the lock.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var waiting int
+		if err := locker.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_locks
+			WHERE NOT granted AND relation = 'explorer_moves'::regclass`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no index transaction waited for the explorer's counts within 10s")
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if _, err := s.Start(wctx, Start{Source: "uhp-ws", GameType: "Base", White: "native", Black: "native", Started: at,
+		GameString: "Base;InProgress;White[1];wS1", Moves: []Move{{Ply: 0, Text: "wS1", By: "native", At: at}}}); err != nil {
+		t.Fatalf("a game started while an index transaction waits: %v", err)
+	}
+	select {
+	case err := <-indexed:
+		t.Fatalf("the index ended (%v) while the explorer's counts were locked", err)
+	default:
+	}
+	if err := lock.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-indexed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the index did not end within 10s of the lock's release")
+	}
+	if pending, rows := marked(t, s, ended); pending || rows != 4 {
+		t.Errorf("indexed: marked %v, %d explorer rows; want unmarked and 4", pending, rows)
+	}
+	checkCounts(t, s)
 }

@@ -71,6 +71,7 @@ func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 	if role != Reader {
 		s.sweepAtStart(ctx)
 	}
+	s.indexApart = true
 	s.startWriter()
 	return s, nil
 }

@@ -47,10 +47,17 @@ type writer struct {
 	// The explorer's index of the games ended (indexer.go): toIndex
 	// holds those committed and not indexed yet; sweep says the archive
 	// may mark more than toIndex holds; indexAsked brings an index now.
+	// indexApart says the index runs in a goroutine of its own (index1)
+	// rather than in the writer's turn; indexWake tells that goroutine
+	// that ends came into hand, and indexDone is closed once whichever
+	// goroutine indexes has stopped.
 	indexMu    sync.Mutex
 	toIndex    []indexedGame
 	sweep      atomic.Bool
 	indexAsked chan chan struct{}
+	indexApart bool
+	indexWake  chan struct{}
+	indexDone  chan struct{}
 }
 
 // gatherWindow is the longest the first write of a transaction that
@@ -144,17 +151,27 @@ func (s *sqlStore) startWriter() {
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
 	s.wake, s.hurried = make(chan struct{}, 1), make(chan struct{}, 1)
 	s.indexAsked = make(chan chan struct{})
+	s.indexWake, s.indexDone = make(chan struct{}, 1), s.done
+	if s.indexApart {
+		s.indexDone = make(chan struct{})
+		go func() {
+			defer close(s.indexDone)
+			s.index1()
+		}()
+	}
 	go func() {
 		defer close(s.done)
 		s.write1()
 	}()
 }
 
-// stopWriter stops the writer, the writes in hand committed first.
+// stopWriter stops the writer, the writes in hand committed first, and
+// then the explorer's index, the ends in hand indexed first.
 func (s *sqlStore) stopWriter() {
 	if s.stop != nil {
 		close(s.stop)
 		<-s.done
+		<-s.indexDone
 	}
 }
 
@@ -169,8 +186,12 @@ func (s *sqlStore) write1() {
 	timer.Stop()
 	indexTimer.Stop()
 	var indexDue <-chan time.Time
+	indexAsked := s.indexAsked
+	if s.indexApart {
+		indexAsked = nil // index1's
+	}
 	for {
-		if indexDue == nil && (s.inHand() > 0 || s.sweep.Load()) {
+		if indexDue == nil && !s.indexApart && (s.inHand() > 0 || s.sweep.Load()) {
 			indexTimer.Reset(indexDelay)
 			indexDue = indexTimer.C
 		}
@@ -188,7 +209,9 @@ func (s *sqlStore) write1() {
 			for batch := s.take(true); len(batch) > 0; batch = s.take(true) {
 				s.commit(batch)
 			}
-			s.indexInHand()
+			if !s.indexApart {
+				s.indexInHand()
+			}
 			return
 		case <-s.wake:
 		case <-s.hurried:
@@ -196,7 +219,7 @@ func (s *sqlStore) write1() {
 		case <-indexDue:
 			indexDue = nil
 			s.indexPending()
-		case reply := <-s.indexAsked:
+		case reply := <-indexAsked:
 			s.indexInHand()
 			close(reply)
 		}
