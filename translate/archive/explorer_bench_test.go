@@ -221,3 +221,62 @@ func BenchmarkExplorer(b *testing.B) {
 		fmt.Fprintf(os.Stderr, "%s: %d games, %d queries: p50 %v, p99 %v\n", s.Name(), games, len(all), all[len(all)/2], all[len(all)*99/100])
 	}
 }
+
+// BenchmarkExplorerIndex is the explorer's index of the games that end
+// when many end at once: each iteration indexes benchIndexBatch more
+// generated games (benchGame) in one of the writer's transactions, into
+// an archive that grows with the iterations, so that the figure (µs a
+// game) is of an archive of benchIndexBatch times b.N games; run it with a
+// fixed count (go test -run '^$' -bench ExplorerIndex -benchtime 60x
+// ./translate/archive). The games have no rows in games, the foreign key
+// off: it measures the explorer's tables.
+func BenchmarkExplorerIndex(b *testing.B) {
+	openings := readOpenings(b)
+	for _, db := range []string{"sqlite", "postgres"} {
+		b.Run(db, func(b *testing.B) {
+			name := filepath.Join(b.TempDir(), "games.db")
+			if db == "postgres" {
+				name = pgtest.Start(b).URL
+			}
+			benchmarkExplorerIndex(b, open(b, name, "serve").(*sqlStore), openings)
+		})
+	}
+}
+
+// benchIndexBatch is how many games BenchmarkExplorerIndex indexes in a
+// transaction: as the writer did when 10,000 games ended within 20 s.
+const benchIndexBatch = 300
+
+func benchmarkExplorerIndex(b *testing.B, s *sqlStore, openings [][]string) {
+	ctx := context.Background()
+	off := `PRAGMA foreign_keys = OFF`
+	if s.d.dollar {
+		off = `ALTER TABLE explorer DROP CONSTRAINT explorer_game_fkey`
+	}
+	if _, err := s.write.ExecContext(ctx, off); err != nil {
+		b.Fatal(err)
+	}
+	id := int64(1)
+	for b.Loop() {
+		b.StopTimer()
+		games := make([]indexedGame, benchIndexBatch)
+		for j := range games {
+			moves, result := benchGame(openings, int(id))
+			games[j] = indexedGame{id: id, result: resultCode(result), rows: explorerRowsOf("Base+MLP", moves)}
+			id++
+		}
+		b.StartTimer()
+		tx, err := s.write.BeginTx(ctx, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.d.indexAll(ctx, s.writerTx(tx), games); err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		s.prepared.prepareWanted(ctx)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(id-1), "µs/game")
+}

@@ -2,6 +2,8 @@ package archive
 
 import (
 	"context"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -218,5 +220,61 @@ func TestExplorerRows(t *testing.T) {
 	}
 	if len(explorerRowsOf("Base+Q", []string{"wS1"})) != 0 || len(explorerRowsOfGameString("not a game")) != 0 {
 		t.Error("rows from a game that does not read")
+	}
+}
+
+// TestExplorerWithoutRowids: an archive of schema version 4, whose
+// explorer tables SQLite kept with rowids, opened again has them without
+// (withoutRowids), every row and count kept.
+func TestExplorerWithoutRowids(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "games.db")
+	s := open(t, db, "serve").(*sqlStore)
+	for _, g := range explorerGames {
+		endGame(t, s, g.moves, g.result)
+	}
+	want := explore(t, s, "")
+	var wantRows int
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM explorer`).Scan(&wantRows); err != nil || wantRows == 0 {
+		t.Fatalf("%d explorer rows (%v)", wantRows, err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE explorer_old AS SELECT * FROM explorer`, `DROP TABLE explorer`,
+		`CREATE TABLE explorer (game BIGINT NOT NULL REFERENCES games (id), ply INTEGER NOT NULL, position BIGINT NOT NULL,
+			move BIGINT NOT NULL, result INTEGER NOT NULL, PRIMARY KEY (game, ply))`,
+		`INSERT INTO explorer SELECT * FROM explorer_old`, `DROP TABLE explorer_old`,
+		`CREATE INDEX explorer_position ON explorer (position, move, game DESC)`,
+		`CREATE TABLE explorer_moves_old AS SELECT * FROM explorer_moves`, `DROP TABLE explorer_moves`,
+		`CREATE TABLE explorer_moves (position BIGINT NOT NULL, move BIGINT NOT NULL, white INTEGER NOT NULL,
+			draws INTEGER NOT NULL, black INTEGER NOT NULL, PRIMARY KEY (position, move))`,
+		`INSERT INTO explorer_moves SELECT * FROM explorer_moves_old`, `DROP TABLE explorer_moves_old`,
+		`UPDATE schema_version SET version = 4`,
+	} {
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	withRowids := 0
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master
+		WHERE name IN ('explorer', 'explorer_moves') AND sql NOT LIKE '%WITHOUT ROWID'`).Scan(&withRowids); err != nil || withRowids != 2 {
+		t.Fatalf("version 4's tables: %d with rowids (%v), want 2", withRowids, err)
+	}
+	s.Close()
+	s = open(t, db, "serve").(*sqlStore)
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master
+		WHERE name IN ('explorer', 'explorer_moves') AND sql NOT LIKE '%WITHOUT ROWID'`).Scan(&withRowids); err != nil || withRowids != 0 {
+		t.Fatalf("migrated: %d tables with rowids (%v), want none", withRowids, err)
+	}
+	if got := explore(t, s, ""); !reflect.DeepEqual(got, want) {
+		t.Errorf("migrated, at the start: %+v; want %+v", got, want)
+	}
+	var rows int
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM explorer`).Scan(&rows); err != nil || rows != wantRows {
+		t.Errorf("migrated: %d explorer rows (%v), want %d", rows, err, wantRows)
+	}
+	checkCounts(t, s)
+	endGame(t, s, explorerGames[0].moves, explorerGames[0].result)
+	if got := explore(t, s, ""); len(got) == 0 || got[0].white != want[0].white+1 {
+		t.Errorf("a game indexed after the migration: %+v", got)
 	}
 }
