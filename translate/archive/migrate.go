@@ -102,10 +102,10 @@ func migrationCode(v int) func(ctx context.Context, tx *sql.Tx, d dialect) error
 // the counts of explorer_moves), and with rowids a count's update wrote
 // a random page of each of the counts' two B-trees. Indexing games in
 // transactions of 300, as the writer does when many end at once, took
-// 15% less time a game at 18,000 games without rowids, and 29% less
-// with the writer's larger page cache (sqliteDSN) besides
-// (BenchmarkExplorerIndex, 2026-11-27). PostgreSQL keeps its rows in a
-// heap with no such second tree: nothing to do there.
+// 381 and 389 µs a game at 18,000 games without rowids, against 431 to
+// 447 µs with them (BenchmarkExplorerIndex, two runs each, 2026-11-27).
+// PostgreSQL keeps its rows in a heap with no such second tree: nothing
+// to do there.
 func withoutRowids(ctx context.Context, tx *sql.Tx, d dialect) error {
 	if d.dollar {
 		return nil

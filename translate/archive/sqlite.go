@@ -27,15 +27,17 @@ var sqliteDialect = dialect{serial: "INTEGER PRIMARY KEY AUTOINCREMENT"}
 // writer keeps its statement journal (the pages a statement of many rows
 // changes, in case it fails halfway) in memory rather than in a temporary
 // file: at 10,000 sessions, writing it was a fifth of the writer's time.
-// Its page cache is 32 MiB rather than SQLite's 2 MiB: the explorer's
-// index writes rows to random pages of its B-trees (see withoutRowids),
-// and with the small cache nearly each was read from the file again;
-// indexing games in transactions of 300 took 15 to 20% less time a game
-// with it at 18,000 games (BenchmarkExplorerIndex, 2026-11-27).
+// Its page cache stays SQLite's 2 MiB: 32 MiB took the explorer's index
+// of 300 games in a transaction from 381 to 389 to 311 to 320 µs a game at
+// 18,000 games (BenchmarkExplorerIndex), but under the load it cost the
+// daemon 23 to 80 MB and showed no gain (scripts/archive-load.sh, SQLite:
+// quick games' p99 1.15 and 1.09 ms against 1.02 and 1.08 without it;
+// 10,000 games ending at once 2.74 and 2.67 ms against 2.84 and 2.80 with
+// neither it nor the tables without rowids; 2026-11-27).
 func sqliteDSN(path string, write bool) string {
 	dsn := path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
 	if write {
-		dsn += "&_txlock=immediate&_pragma=temp_store(memory)&_pragma=cache_size(-32768)"
+		dsn += "&_txlock=immediate&_pragma=temp_store(memory)"
 	}
 	return dsn
 }
