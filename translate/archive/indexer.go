@@ -119,6 +119,9 @@ func (s *sqlStore) indexPending() bool {
 	s.indexMu.Lock()
 	games := slices.Clone(s.toIndex[:min(len(s.toIndex), maxIndexBatch)])
 	s.indexMu.Unlock()
+	for i := range games {
+		games[i] = games[i].withRows()
+	}
 	sweep := s.sweep.Swap(false)
 	if len(games) == 0 && !sweep {
 		return true

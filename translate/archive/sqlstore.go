@@ -155,14 +155,14 @@ func (s *sqlStore) offerUpdate(id int64, c Change, patience time.Duration, finis
 func (s *sqlStore) updateOp(id int64, c Change) *writeOp {
 	c, plies := storableChange(c)
 	// A game that ends finished with a result is indexed for the
-	// explorer; its moves are read here, in the caller's goroutine,
-	// rather than in the writer's, which every game shares.
+	// explorer; its moves are replayed beside the end's commit, in a
+	// goroutine of their own rather than in the writer's, which every
+	// game shares (replayBeside).
 	var indexed *indexedGame
 	if c.End != nil && c.End.status() == Finished {
 		if g := (indexedGame{id: id, result: resultCode(c.End.Result)}); g.result >= 0 {
-			if g.rows = explorerRowsOfGameString(c.GameString); len(g.rows) > 0 {
-				indexed = &g
-			}
+			g.replaying = replayBeside(c.GameString)
+			indexed = &g
 		}
 	}
 	op := &writeOp{game: id, run: s.update(id, c, plies, indexed), indexed: indexed}
