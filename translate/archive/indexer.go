@@ -66,9 +66,9 @@ func (s *sqlStore) indexLater(batch []*writeOp, errs []error) {
 // each, 2026-11-27) the time sessions waited for the archive fell from
 // 108 to 39 s, the new games' p90 from 10.4 to 4.0 ms and p99 from 86 to
 // 42 ms. SQLite has one writing connection, so there the index runs in
-// the writer's turn (write1), after the writes due. Like
-// write1, it indexes the ends in hand a gathering window after the first
-// of them came, or at once when asked (indexNow), or before it stops.
+// the writer's turn (write1), after the writes due. Like write1, it
+// indexes the ends in hand a gathering window after the first of them
+// came, or at once when asked (indexNow), or before it stops.
 func (s *sqlStore) index1() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
