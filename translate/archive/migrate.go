@@ -110,29 +110,22 @@ func withoutRowids(ctx context.Context, tx *sql.Tx, d dialect) error {
 	if d.dollar {
 		return nil
 	}
-	for _, stmt := range []string{
-		`CREATE TABLE explorer_copy (
-			game BIGINT NOT NULL REFERENCES games (id),
-			ply INTEGER NOT NULL,
-			position BIGINT NOT NULL,
-			move BIGINT NOT NULL,
-			result INTEGER NOT NULL,
-			PRIMARY KEY (game, ply)) WITHOUT ROWID`,
-		`INSERT INTO explorer_copy SELECT game, ply, position, move, result FROM explorer ORDER BY game, ply`,
-		`DROP TABLE explorer`,
-		`ALTER TABLE explorer_copy RENAME TO explorer`,
-		`CREATE INDEX explorer_position ON explorer (position, move, game DESC)`,
-		`CREATE TABLE explorer_moves_copy (
-			position BIGINT NOT NULL,
-			move BIGINT NOT NULL,
-			white INTEGER NOT NULL,
-			draws INTEGER NOT NULL,
-			black INTEGER NOT NULL,
-			PRIMARY KEY (position, move)) WITHOUT ROWID`,
-		`INSERT INTO explorer_moves_copy SELECT position, move, white, draws, black FROM explorer_moves ORDER BY position, move`,
-		`DROP TABLE explorer_moves`,
-		`ALTER TABLE explorer_moves_copy RENAME TO explorer_moves`,
-	} {
+	tables := []struct{ name, columns, names, key string }{
+		{"explorer", `game BIGINT NOT NULL REFERENCES games (id), ply INTEGER NOT NULL, position BIGINT NOT NULL,
+			move BIGINT NOT NULL, result INTEGER NOT NULL`, "game, ply, position, move, result", "game, ply"},
+		{"explorer_moves", `position BIGINT NOT NULL, move BIGINT NOT NULL, white INTEGER NOT NULL,
+			draws INTEGER NOT NULL, black INTEGER NOT NULL`, "position, move, white, draws, black", "position, move"},
+	}
+	var stmts []string
+	for _, t := range tables {
+		stmts = append(stmts,
+			`CREATE TABLE `+t.name+`_copy (`+t.columns+`, PRIMARY KEY (`+t.key+`)) WITHOUT ROWID`,
+			`INSERT INTO `+t.name+`_copy SELECT `+t.names+` FROM `+t.name+` ORDER BY `+t.key,
+			`DROP TABLE `+t.name,
+			`ALTER TABLE `+t.name+`_copy RENAME TO `+t.name)
+	}
+	stmts = append(stmts, `CREATE INDEX explorer_position ON explorer (position, move, game DESC)`)
+	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err
 		}
