@@ -74,10 +74,7 @@ func (s *sqlStore) index1() {
 	timer.Stop()
 	var due <-chan time.Time
 	for {
-		if due == nil && (s.inHand() > 0 || s.sweep.Load()) {
-			timer.Reset(indexDelay)
-			due = timer.C
-		}
+		due = s.indexDueBy(timer, due)
 		select {
 		case <-s.done:
 			s.indexInHand()
@@ -91,6 +88,18 @@ func (s *sqlStore) index1() {
 			close(reply)
 		}
 	}
+}
+
+// indexDueBy returns when the next index is due, for the loop that
+// indexes (write1 or index1): due, unless none is due yet and ends are in
+// hand or a sweep is wanted, when timer is started for a gathering
+// window (indexDelay) and its channel returned.
+func (s *sqlStore) indexDueBy(timer *time.Timer, due <-chan time.Time) <-chan time.Time {
+	if due == nil && (s.inHand() > 0 || s.sweep.Load()) {
+		timer.Reset(indexDelay)
+		return timer.C
+	}
+	return due
 }
 
 // inHand returns how many ended games wait in hand to be indexed.

@@ -191,9 +191,8 @@ func (s *sqlStore) write1() {
 		indexAsked = nil // index1's
 	}
 	for {
-		if indexDue == nil && !s.indexApart && (s.inHand() > 0 || s.sweep.Load()) {
-			indexTimer.Reset(indexDelay)
-			indexDue = indexTimer.C
+		if !s.indexApart {
+			indexDue = s.indexDueBy(indexTimer, indexDue)
 		}
 		var gatherDue <-chan time.Time
 		switch wait, some := s.untilDue(); {
