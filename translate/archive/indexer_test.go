@@ -157,19 +157,14 @@ func TestIndexBesideTheWriter(t *testing.T) {
 	indexed := make(chan error, 1)
 	go func() { indexed <- s.indexNow(ctx) }()
 	// The index transaction is held up once it waits for the lock.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	waitFor(t, 10*time.Second, "an index transaction to wait for the explorer's counts", func() bool {
 		var waiting int
 		if err := locker.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_locks
 			WHERE NOT granted AND relation = 'explorer_moves'::regclass`).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
-		if waiting > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no index transaction waited for the explorer's counts within 10s")
-		}
-	}
+		return waiting > 0
+	})
 	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
