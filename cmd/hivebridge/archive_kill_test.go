@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -276,4 +277,101 @@ func killTest(t *testing.T, db string) {
 		t.Error("every game ended before the kill: nothing was interrupted")
 	}
 	t.Logf("%d games interrupted by SIGKILL, %d finished before; %d lacked the move answered last", interrupted, games-interrupted, lagging)
+}
+
+// TestJournaledEndsSurviveSIGKILL: games end while the archive holds its
+// writes up (another process holds SQLite's write lock, or a PostgreSQL
+// lock on the moves), and each session's next command is answered: the
+// end, not committed, is kept in the end journal. The daemon is then
+// killed with SIGKILL, its writes never committed; restarted once the
+// database is free, it writes every such game from the journal, finished
+// with each of its moves, rather than leaving it interrupted.
+func TestJournaledEndsSurviveSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts daemon processes")
+	}
+	t.Run("sqlite", func(t *testing.T) { journalKillTest(t, filepath.Join(t.TempDir(), "games.db")) })
+	t.Run("postgres", func(t *testing.T) { journalKillTest(t, pgtest.Start(t).URL) })
+}
+
+func journalKillTest(t *testing.T, db string) {
+	const sessions = 6
+	first := startChild(t, "--db", db)
+	conns := make([]*websocket.Conn, sessions)
+	played := make([][]string, sessions)
+	for i := range conns {
+		conn, _, err := dialWS(t, first.httpAddr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.ReadMessage()
+		conns[i] = conn
+		wsDo(t, conn, "newgame Base")
+		for range 3 + i%2 {
+			move := strings.Split(strings.TrimSuffix(wsDo(t, conn, "validmoves"), "\nok\n"), ";")[i%3]
+			if got := wsDo(t, conn, "play "+move); !strings.Contains(got, ";InProgress;") {
+				t.Fatalf("play %s: %q", move, got)
+			}
+			played[i] = append(played[i], move)
+		}
+		wsDo(t, conn, "validmoves") // the last move is kept
+	}
+	release := holdArchiveWrites(t, db)
+	for _, conn := range conns {
+		// The new game ends the last one; the command after it is
+		// answered only once that end is kept.
+		if got := wsDo(t, conn, "newgame Base"); !strings.HasPrefix(got, "Base;NotStarted;") {
+			t.Fatalf("newgame: %q", got)
+		}
+		if got := wsDo(t, conn, "validmoves"); strings.HasPrefix(got, "err") {
+			t.Fatalf("validmoves: %q", got)
+		}
+	}
+	first.kill(t)
+	release()
+
+	startChild(t, "--db", db)
+	store := archivetest.Read(t, db)
+	games := archivetest.AllGames(t, store)
+	if len(games) != sessions {
+		t.Fatalf("%d games archived, want %d", len(games), sessions)
+	}
+	for _, g := range games {
+		var moves []string
+		for _, m := range g.Moves {
+			moves = append(moves, m.Text)
+		}
+		i := slices.IndexFunc(played, func(p []string) bool { return slices.Equal(p, moves) })
+		if i < 0 || g.Status != archive.Finished || g.How != "abandoned" {
+			t.Errorf("game %d: %s, %s, moves %q; want one of %q, finished, abandoned", g.ID, g.Status, g.How, moves, played)
+		}
+	}
+}
+
+// holdArchiveWrites holds up the archive db's writes until the function
+// it returns is called: a connection of the test's holds SQLite's write
+// lock, or a PostgreSQL lock on the moves' table that lets nobody else
+// write them.
+func holdArchiveWrites(t *testing.T, db string) (release func()) {
+	t.Helper()
+	driver, begin := "sqlite", []string{"BEGIN IMMEDIATE"}
+	if strings.HasPrefix(db, "postgres://") {
+		driver, begin = "pgx", []string{"BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"}
+	}
+	conn, err := sql.Open(driver, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.SetMaxOpenConns(1)
+	for _, stmt := range begin {
+		if _, err := conn.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func() {
+		if _, err := conn.Exec("ROLLBACK"); err != nil {
+			t.Error(err)
+		}
+		conn.Close()
+	}
 }

@@ -40,6 +40,7 @@ type serveConfig struct {
 	grace                                time.Duration
 	db                                   string
 	archiveBacklog                       int
+	archiveJournal                       string
 	archiveRetention                     time.Duration
 }
 
@@ -122,6 +123,7 @@ SIGTERM or SIGINT stops accepting, lets the commands in progress finish for
 	f.DurationVar(&cfg.grace, "grace", 10*time.Second, "how long commands in progress may run on at shutdown")
 	registerDB(cmd, &cfg.db)
 	f.IntVar(&cfg.archiveBacklog, "archive-backlog", 10000, "the most ended games held while the archive is unavailable, to write once it is back; more are lost (and counted)")
+	f.StringVar(&cfg.archiveJournal, "archive-journal", "", "the directory of the end journal, where a game's end not yet committed is kept when a session's next command comes (default: beside the SQLite file, or by the PostgreSQL URL's hash beside the default archive; none for no journal: that command waits for the commit)")
 	f.DurationVar(&cfg.archiveRetention, "archive-retention", 0, "delete the archived games that are over (finished or interrupted) and started longer ago than this (e.g. 2160h for 90 days), checked every 5s; 0 keeps every game")
 	return cmd
 }
@@ -178,6 +180,7 @@ func (cfg serveConfig) daemonConfig(cmd *cobra.Command) (daemon.Config, error) {
 		Grace:              cfg.grace,
 		DB:                 cfg.db,
 		ArchiveBacklog:     cfg.archiveBacklog,
+		ArchiveJournal:     cfg.archiveJournal,
 		ArchiveRetention:   cfg.archiveRetention,
 		Page:               web.Handler(),
 		PagePrefix:         web.AssetPrefix,

@@ -44,6 +44,14 @@ type KeeperConfig struct {
 	// OnStart is told the id the archive gave each game once its start is
 	// written: a referee's worker reports it with the game's result.
 	OnStart func(id int64)
+	// Journal, when not empty, is the directory of the end journal
+	// (journal.go): a session whose next command finds its last game's
+	// end not committed yet appends the game there and goes on, where it
+	// would wait for the commit. Opening the keeper replays the journals
+	// that processes killed left there. OnJournaled is told of each game
+	// so kept.
+	Journal     string
+	OnJournaled func()
 }
 
 func (c KeeperConfig) withDefaults() KeeperConfig {
@@ -74,6 +82,9 @@ func (c KeeperConfig) withDefaults() KeeperConfig {
 	if c.OnStart == nil {
 		c.OnStart = func(int64) {}
 	}
+	if c.OnJournaled == nil {
+		c.OnJournaled = func() {}
+	}
 	return c
 }
 
@@ -98,16 +109,47 @@ type Keeper struct {
 	lastErr   error       // the last failure, until a write succeeds
 	backlog   []*Recorder // ended games the archive lacks
 
+	journal *endJournal    // nil without one
 	writing sync.WaitGroup // the recorders' writes under way
 	stop    chan struct{}  // closed by Close
 	done    chan struct{}  // closed when the retrying goroutine ends
 }
 
 // NewKeeper returns a keeper writing to store; Close it before the store.
+// With a journal (KeeperConfig.Journal), it first writes the games that
+// the journals of processes no longer running hold.
 func NewKeeper(store Store, cfg KeeperConfig) *Keeper {
 	k := &Keeper{store: store, cfg: cfg.withDefaults(), stop: make(chan struct{}), done: make(chan struct{})}
+	if k.cfg.Journal != "" {
+		k.openJournal()
+	}
 	go k.retry()
 	return k
+}
+
+// openJournal replays the journals of the processes gone and starts this
+// one's; a keeper without one (a store that cannot replay it, a directory
+// it cannot write) has its sessions wait for their ends' commits.
+func (k *Keeper) openJournal() {
+	log := k.cfg.Log.With().Str("journal", k.cfg.Journal).Logger()
+	ek, ok := k.store.(endKeeper)
+	if !ok {
+		log.Warn().Str("archive", k.store.Name()).Msg("this archive keeps no end journal")
+		return
+	}
+	written, skipped, err := replayJournals(context.Background(), k.cfg.Journal, ek, k.cfg.Timeout)
+	switch {
+	case err != nil:
+		log.Error().Err(err).Int("games", written).Msg("replaying the end journal left by a stopped process; the rest is tried at the next start")
+	case written > 0 || skipped > 0:
+		log.Info().Int("games", written).Int("lines_skipped", skipped).Msg("ended games kept in the journal of a stopped process written to the archive")
+	}
+	j, err := openEndJournal(k.cfg.Journal)
+	if err != nil {
+		log.Error().Err(err).Msg("opening the end journal; sessions wait for their games' ends to be committed")
+		return
+	}
+	k.journal = j
 }
 
 // retry writes the backlog whenever the pause after a failure is over.
@@ -200,6 +242,11 @@ func (k *Keeper) Close() {
 	k.mu.Unlock()
 	for _, r := range left {
 		r.lost()
+	}
+	if k.journal != nil {
+		if n := k.journal.close(); n > 0 {
+			k.cfg.Log.Warn().Int("games", n).Str("journal", k.cfg.Journal).Msg("ended games left in the end journal, to be written at the next start")
+		}
 	}
 }
 
@@ -339,6 +386,14 @@ type Recorder struct {
 	// offered is the write under way when it was handed to the store's
 	// writer (offer); nil otherwise.
 	offered *offered
+	// ended is the game as it ended, for the keeper's journal (see
+	// Settle); nil without a journal, and once journaled. behind is then
+	// the end's write, which nobody waited for; ticket is the game's line
+	// in the journal, done once endKept says the end is written.
+	ended   *endedGame
+	behind  chan struct{}
+	ticket  atomic.Pointer[journalTicket]
+	endKept atomic.Bool
 }
 
 // Begin starts keeping a game: its source, its type, the GameString it
@@ -360,7 +415,9 @@ func (k *Keeper) Begin(source, gameType, gameString string, moves []string, by s
 }
 
 // Settle waits until the game's last change is in the archive, or its
-// write has been given up (bounded by the keeper's tries).
+// write has been given up (bounded by the keeper's tries). An ended game
+// whose end is not committed yet is appended to the keeper's journal
+// instead, when it has one, and not waited for: it is as safe there.
 func (r *Recorder) Settle() {
 	if r.held {
 		r.held = false
@@ -372,6 +429,10 @@ func (r *Recorder) Settle() {
 	select {
 	case <-r.writing:
 	default:
+		if r.journalEnd() {
+			r.behind, r.writing, r.offered = r.writing, nil, nil
+			return
+		}
 		start := time.Now()
 		if h, ok := r.k.store.(hurrier); ok {
 			defer h.hurry()()
@@ -545,10 +606,34 @@ func (w *offered) tryAgain(err error) {
 }
 
 // ID returns the game's id in the archive, 0 while it has none; it
-// settles first.
+// settles first, and waits for an end kept in the journal to be written.
 func (r *Recorder) ID() int64 {
 	r.Settle()
+	if r.behind != nil {
+		<-r.behind
+	}
 	return r.id
+}
+
+// journalEnd appends the ended game to the keeper's journal, and reports
+// whether it did: its end then need not be waited for. The game's line is
+// done once its end is written (flushEnd), whichever comes first.
+func (r *Recorder) journalEnd() bool {
+	if r.ended == nil || r.k.journal == nil {
+		return false
+	}
+	t, err := r.k.journal.add(r.ended.line())
+	if err != nil {
+		r.k.cfg.Log.Warn().Err(err).Msg("appending an ended game to the end journal; the session waits for its commit")
+		return false
+	}
+	r.ended = nil
+	r.ticket.Store(t)
+	if r.endKept.Load() {
+		t.done()
+	}
+	r.k.cfg.OnJournaled()
+	return true
 }
 
 // Played records a move, spelled as the game's GameString spells it: the
@@ -629,6 +714,11 @@ func (r *Recorder) Ended(end End, gameString string) {
 	if end.At.IsZero() {
 		end.At = time.Now()
 	}
+	if r.k.journal != nil {
+		white, black := r.names()
+		kept := min(len(r.moves), MaxPlies)
+		r.ended = &endedGame{start: r.start, white: white, black: black, moves: r.moves[:kept:kept], gameString: gameString, end: end}
+	}
 	under, offered := r.writing, r.offered
 	r.write(func() {
 		if under != nil {
@@ -659,6 +749,10 @@ func (r *Recorder) flushEnd() bool {
 	}
 	if r.id == 0 || r.archived < len(r.moves) {
 		r.lost()
+	}
+	r.endKept.Store(true)
+	if t := r.ticket.Load(); t != nil {
+		t.done()
 	}
 	return true
 }

@@ -113,6 +113,35 @@ func (s *sqlStore) startOp(st Start) *writeOp {
 	return op
 }
 
+// keepEnded writes an ended game whole from its line in the end journal
+// (journal.go): its start by its key, every move and its end, in one
+// transaction, unless the archive holds it finished already (its commit
+// came before the process died, and the explorer may have indexed it). A
+// game the archive holds unfinished (in play when its process died, and
+// since marked interrupted) is brought to its end.
+func (s *sqlStore) keepEnded(ctx context.Context, st Start, end End) error {
+	start := s.startOp(st)
+	op := &writeOp{}
+	op.run = func(ctx context.Context, tx *sql.Tx) error {
+		op.indexed = nil
+		var status string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT status FROM games WHERE game_key = ?`), start.start.Key).Scan(&status)
+		switch {
+		case err == nil && status == string(Finished):
+			return nil
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if err := start.run(ctx, tx); err != nil {
+			return err
+		}
+		ended := s.updateOp(start.id, Change{From: len(start.start.Moves), GameString: start.start.GameString, End: &end})
+		op.indexed = ended.indexed
+		return ended.run(ctx, tx)
+	}
+	return s.inTx(ctx, op)
+}
+
 func (s *sqlStore) insertMoves(ctx context.Context, tx *sql.Tx, id int64, moves []Move) error {
 	for _, m := range moves {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO moves (game, ply, text, by_player, at_ms) VALUES (?, ?, ?, ?, ?)`),

@@ -68,12 +68,26 @@ func (s *Server) openArchive(ctx context.Context) error {
 		Help:    "Time a session waited for its game's last archive write, counted only when that write had not ended.",
 		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 15),
 	})
-	s.metrics.registry.MustRegister(a.lost, a.refused, waits)
+	journaled := prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "hivebridge_archive_journaled_games_total",
+		Help: "Ended games whose commit a session's next command found not done, kept in the end journal rather than waited for.",
+	})
+	s.metrics.registry.MustRegister(a.lost, a.refused, waits, journaled)
+	journal := s.cfg.ArchiveJournal
+	switch journal {
+	case "none":
+		journal = ""
+	case "":
+		if journal, err = archive.DefaultJournal(s.cfg.DB); err != nil {
+			store.Close()
+			return err
+		}
+	}
 	a.keeper = archive.NewKeeper(store, archive.KeeperConfig{Log: s.log, Backlog: s.cfg.ArchiveBacklog, OnLost: func(games, moves int) {
 		a.lost.WithLabelValues("games").Add(float64(games))
 		a.lost.WithLabelValues("moves").Add(float64(moves))
 	}, OnRefused: func(cause string) { a.refused.WithLabelValues(cause).Inc() },
-		OnWait: func(d time.Duration) { waits.Observe(d.Seconds()) }})
+		OnWait: func(d time.Duration) { waits.Observe(d.Seconds()) }, Journal: journal, OnJournaled: journaled.Inc})
 	a.lost.WithLabelValues("games")
 	a.lost.WithLabelValues("moves")
 	for _, cause := range archive.RefusalCauses() {

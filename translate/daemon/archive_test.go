@@ -83,7 +83,7 @@ func TestArchiveRetention(t *testing.T) {
 		recent := game(now.AddDate(0, 0, -29), true)
 		defer writer.Close()
 
-		s := &Server{cfg: Config{DB: db, ArchiveRetention: 30 * 24 * time.Hour}, log: zerolog.Nop(), metrics: newMetrics()}
+		s := &Server{cfg: Config{DB: db, ArchiveRetention: 30 * 24 * time.Hour, ArchiveJournal: t.TempDir()}, log: zerolog.Nop(), metrics: newMetrics()}
 		if err := s.openArchive(ctx); err != nil {
 			t.Fatal(err)
 		}

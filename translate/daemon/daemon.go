@@ -67,10 +67,13 @@ type Config struct {
 	// Grace is how long commands in progress may run on at shutdown.
 	Grace time.Duration
 	// DB is the archive (archive.Open's spec); ArchiveBacklog and
-	// ArchiveRetention its limits.
+	// ArchiveRetention its limits. ArchiveJournal is the directory of its
+	// end journal (archive.KeeperConfig.Journal): "" for the default
+	// (archive.DefaultJournal), "none" for none.
 	DB               string
 	ArchiveBacklog   int
 	ArchiveRetention time.Duration
+	ArchiveJournal   string
 	// Page, if set, serves the viewer page at GET / and its files at
 	// GET PagePrefix..., open to all (they hold no secret).
 	Page       http.Handler
