@@ -89,7 +89,8 @@ run() { # run ROUND ARCHIVE
       db="postgres://postgres@/hb?host=$work/pg&port=$pgport" ;;
     *) echo "archive-load: unknown archive $2" >&2; exit 2 ;;
   esac
-  "$work/hivebridge" serve --http "127.0.0.1:$port" --max-sessions $((sessions * 2)) --db "$db" >"$work/daemon.log" 2>&1 &
+  rm -rf "$work/journal"
+  "$work/hivebridge" serve --http "127.0.0.1:$port" --max-sessions $((sessions * 2)) --db "$db" --archive-journal "$work/journal" >"$work/daemon.log" 2>&1 &
   daemon=$!
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
   if ! kill -0 "$daemon" 2>/dev/null; then
@@ -106,10 +107,11 @@ run() { # run ROUND ARCHIVE
   local pgcpu
   pgcpu=$(awk -v a="$pg0" -v b="$(pg_cpu)" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / hz }')
   kill "$daemon"; wait "$daemon" || true; daemon=""
-  printf 'round=%s db=%s load=%s postgres_cpu_s=%s daemon_cpu_s=%s gc_cycles=%s alloc_gb=%s waited=%s wait_s=%s not_archived=%s refused=%s\n  %s\n' \
+  printf 'round=%s db=%s load=%s postgres_cpu_s=%s daemon_cpu_s=%s gc_cycles=%s alloc_gb=%s waited=%s wait_s=%s journaled=%s not_archived=%s refused=%s\n  %s\n' \
     "$1" "$2" "$(cut -d' ' -f1 /proc/loadavg)" "$pgcpu" "$cpu" "$(metric go_gc_duration_seconds_count)" \
     "$(awk -v b="$(metric go_memstats_alloc_bytes_total)" 'BEGIN { printf "%.1f", b / 1e9 }')" \
     "$(metric hivebridge_archive_wait_seconds_count)" "$(metric hivebridge_archive_wait_seconds_sum)" \
+    "$(metric hivebridge_archive_journaled_games_total)" \
     "$(metric hivebridge_archive_not_archived_total)" "$(metric hivebridge_archive_refused_writes_total)" \
     "$(echo "$out" | grep -v -e '^window' -e '^command ' | tr '\n' ' ')"
   echo "$out" | grep -e '^command ' -e '^window' | sed 's/^/  /' || true
