@@ -11,9 +11,11 @@
 // for it; the game's next change is written after it, and the session's
 // next command waits until both have ended (Recorder.Settle) before it is
 // answered. So a game has at most one write under way, and an answer a
-// session sends after the one to a move proves that move committed. A
-// client that saw its move answered and nothing after may find the game
-// archived without that move, never without an earlier one.
+// session sends after the one to a move proves that move committed, or,
+// for a game that ended, kept in the end journal (journal.go), which the
+// next process to open the archive writes there. A client that saw its
+// move answered and nothing after may find the game archived without that
+// move, never without an earlier one.
 // (A write that fails is given up after bounded tries, and then counted as
 // not archived, rather than waited for.)
 package archive

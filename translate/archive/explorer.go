@@ -124,8 +124,9 @@ type replay struct {
 
 // replayBeside replays a game's GameString for the explorer in a
 // goroutine, beside its end's commit rather than before it. A session
-// that asks for a new game the moment its last one ends waits for that
-// end's commit (the SIGKILL promise), and the replay (some 130 µs a game
+// that asks for a new game the moment its last one ends waited for that
+// end's commit (the SIGKILL promise; since the end journal, journal.go, it
+// need not when it finds the end not committed), and the replay (some 130 µs a game
 // of 30 plies, most of it core.Orient) was on that wait's path: the end's
 // write was handed to the writer only once it was done. The rows are
 // needed only by the index, a gathering window later. Under quick games

@@ -11,8 +11,9 @@ import (
 
 // The explorer's index of a game is written after its end, in a
 // transaction of its own that nobody waits for, rather than in the end's:
-// a session that asks for a new game the moment its last one ends waits
-// for that end's commit (the SIGKILL promise), and indexing its plies
+// a session that asks for a new game the moment its last one ends waited
+// for that end's commit (the SIGKILL promise, before the end journal:
+// journal.go), and indexing its plies
 // (two tables, and the check that the explorer lacks the game) was a third
 // of that commit's work. Under a load of quick games
 // (scripts/archive-load.sh -s 500 -t 100ms, 2026-11-27, two rounds) the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,10 @@ type writer struct {
 
 	hurried chan struct{} // a session has started waiting
 	waiting atomic.Int64  // sessions waiting for a write now
+	// lowered says the writer's thread runs at a lower priority than the
+	// sessions' (lowerPriority), and commitTaken runs a batch that
+	// somebody waits for elsewhere.
+	lowered bool
 	gather  time.Duration // how long a patient write waits for company
 	stop    chan struct{}
 	done    chan struct{}
@@ -161,6 +166,7 @@ func (s *sqlStore) startWriter() {
 	}
 	go func() {
 		defer close(s.done)
+		s.lowered = lowerPriority()
 		s.write1()
 	}()
 }
@@ -197,7 +203,7 @@ func (s *sqlStore) write1() {
 		var gatherDue <-chan time.Time
 		switch wait, some := s.untilDue(); {
 		case some && wait <= 0:
-			s.commit(s.take(false))
+			s.commitTaken(s.take(false))
 			continue
 		case some:
 			timer.Reset(wait)
@@ -289,6 +295,27 @@ func (s *sqlStore) take(closing bool) []*writeOp {
 	}
 	return batch
 }
+
+// commitTaken commits a batch the writer has taken: on the writer's own
+// thread when nobody waits for it, and otherwise on a goroutine of the
+// sessions' priority, so that a session waiting for its write is not
+// held behind the other sessions' commands on a busy machine.
+func (s *sqlStore) commitTaken(batch []*writeOp) {
+	if !s.lowered || (s.waiting.Load() == 0 && !slices.ContainsFunc(batch, (*writeOp).awaited)) {
+		s.commit(batch)
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.commit(batch)
+	}()
+	<-done
+}
+
+// awaited reports whether op's caller waits for it (it has no time to
+// wait for company until: see setBy).
+func (op *writeOp) awaited() bool { return op.by.IsZero() }
 
 // hurry tells the writer that a session waits for a write: until release
 // is called, it commits what it holds without gathering more.
