@@ -8,7 +8,7 @@
 # archives run one after the other within a round, so that they share the
 # machine's state; the machine's load average is printed with each line.
 #
-#   scripts/archive-load.sh [-s SESSIONS] [-d DURATION] [-r RAMP] [-t THINK] [-D DEPTH] [-n ROUNDS] [-a "none sqlite postgres"] [-T WINDOW] [-N NICE]
+#   scripts/archive-load.sh [-s SESSIONS] [-d DURATION] [-r RAMP] [-t THINK] [-D DEPTH] [-n ROUNDS] [-a "none sqlite postgres"] [-T WINDOW]
 #
 #   -s  sessions at once (default 10000)
 #   -d  how long to play after the ramp (default 40s)
@@ -19,19 +19,16 @@
 #   -n  rounds (default 1)
 #   -a  the archives, in order (default "none sqlite postgres")
 #   -T  also print the latencies of each window this long (bench load --timeline)
-#   -N  the nice value PostgreSQL runs at (default 0): a database on the
-#       daemon's machine can yield the cores to the sessions, as the
-#       daemon's own SQLite writer does (nice 10)
 #
 # PostgreSQL comes from Debian's postgresql package (.ci/setup installs it),
 # fsync on, run as the postgres user when this script runs as root.
 set -euo pipefail
-sessions=10000 duration=40s ramp=10s think=2s depth=1 rounds=1 archives="none sqlite postgres" timeline=0 pgnice=0
-while getopts s:d:r:t:D:n:a:T:N: opt; do
+sessions=10000 duration=40s ramp=10s think=2s depth=1 rounds=1 archives="none sqlite postgres" timeline=0
+while getopts s:d:r:t:D:n:a:T: opt; do
   case $opt in
     s) sessions=$OPTARG ;; d) duration=$OPTARG ;; r) ramp=$OPTARG ;; t) think=$OPTARG ;;
-    D) depth=$OPTARG ;; n) rounds=$OPTARG ;; a) archives=$OPTARG ;; T) timeline=$OPTARG ;; N) pgnice=$OPTARG ;;
-    *) sed -n '2,26p' "$0" >&2; exit 2 ;;
+    D) depth=$OPTARG ;; n) rounds=$OPTARG ;; a) archives=$OPTARG ;; T) timeline=$OPTARG ;;
+    *) sed -n '2,23p' "$0" >&2; exit 2 ;;
   esac
 done
 cd "$(dirname "$0")/.."
@@ -62,7 +59,7 @@ start_pg() {
   mkdir -p "$work/pg"
   [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
   as_pg "$pgbin/initdb" -D "$work/pg/data" -U postgres -A trust >/dev/null
-  as_pg nice -n "$pgnice" "$pgbin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w \
+  as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w \
     -o "-p $pgport -k $work/pg -c listen_addresses='' -c max_connections=100" start >/dev/null
 }
 
@@ -120,7 +117,7 @@ run() { # run ROUND ARCHIVE
   echo "$out" | grep -e '^command ' -e '^window' | sed 's/^/  /' || true
 }
 
-echo "# $(git rev-parse --short HEAD)$(git diff --quiet || echo '+dirty') sessions=$sessions duration=$duration ramp=$ramp think=$think depth=$depth postgres_nice=$pgnice $(nproc) cores"
+echo "# $(git rev-parse --short HEAD)$(git diff --quiet || echo '+dirty') sessions=$sessions duration=$duration ramp=$ramp think=$think depth=$depth $(nproc) cores"
 for r in $(seq "$rounds"); do
   for a in $archives; do run "$r" "$a"; done
 done
