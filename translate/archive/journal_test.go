@@ -252,3 +252,67 @@ func TestJournalReplayed(t *testing.T) {
 		live.close()
 	})
 }
+
+// TestJournalTakesTurns: the journal writes to one file until it passes
+// journalLimit, then to the other once every game in that one is
+// committed; a file whose games all are is emptied, and a game's line
+// told done twice counts once.
+func TestJournalTakesTurns(t *testing.T) {
+	j, err := openEndJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.close()
+	line := journaledGame("k", "wS1;bS1 wS1-;wQ -wS1;bQ bS1-", "WhiteWins").line()
+	add := func() *journalTicket {
+		t.Helper()
+		ticket, err := j.add(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ticket
+	}
+	sizes := func() [2]int64 {
+		var s [2]int64
+		for i, f := range j.files {
+			fi, err := f.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s[i] = fi.Size()
+		}
+		return s
+	}
+	var first []*journalTicket
+	for sizes()[0] < journalLimit {
+		first = append(first, add())
+	}
+	held := add() // the other file: every game in it is committed
+	if held.file != 1 || sizes()[1] == 0 {
+		t.Fatalf("past the limit the game went to file %d (sizes %v), want 1", held.file, sizes())
+	}
+	for _, ticket := range first {
+		ticket.done()
+		ticket.done()
+	}
+	if s := sizes(); s[0] != 0 || s[1] == 0 {
+		t.Fatalf("sizes %v once the first file's games were committed: want it emptied, the second kept", s)
+	}
+	// The second file past the limit, its first game not committed: the
+	// journal takes the first again.
+	for sizes()[1] < journalLimit {
+		add().done()
+	}
+	if next := add(); next.file != 0 {
+		t.Fatalf("past the limit the game went to file %d, want 0", next.file)
+	} else {
+		next.done()
+	}
+	if s := sizes(); s[0] != 0 || s[1] < journalLimit {
+		t.Fatalf("sizes %v: want the first emptied, the second held by its first game", s)
+	}
+	held.done()
+	if s := sizes(); s != [2]int64{} {
+		t.Fatalf("sizes %v with every game committed, want both empty", s)
+	}
+}
