@@ -32,8 +32,9 @@ func niceThreads(t *testing.T, n int) int {
 	return count
 }
 
-// TestWriterThreadLowered: a store's writer runs on a thread of its own
-// at writerNice, and that thread ends with the store.
+// TestWriterThreadLowered: a store's writer has a thread of its own at
+// writerNice for its work that nobody waits for (runLowered), never the
+// main thread, and that thread ends with the store.
 func TestWriterThreadLowered(t *testing.T) {
 	before := niceThreads(t, writerNice)
 	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "games.db"), "serve")

@@ -2,6 +2,9 @@
 
 package archive
 
-// lowerPriority is lowerPriority of thread_linux.go, where a thread's
-// own nice value can be set; elsewhere it does nothing.
-func lowerPriority() bool { return false }
+// lowerThisThread and onMainThread are those of thread_linux.go, where a
+// thread's own nice value can be set; elsewhere the writer's work runs at
+// the sessions' priority.
+func lowerThisThread() bool { return false }
+
+func onMainThread() bool { return false }

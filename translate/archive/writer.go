@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -41,13 +42,15 @@ type writer struct {
 
 	hurried chan struct{} // a session has started waiting
 	waiting atomic.Int64  // sessions waiting for a write now
-	// lowered says the writer's thread runs at a lower priority than the
-	// sessions' (lowerPriority), and commitTaken runs a batch that
-	// somebody waits for elsewhere.
-	lowered bool
-	gather  time.Duration // how long a patient write waits for company
-	stop    chan struct{}
-	done    chan struct{}
+	// lowered, when not nil, takes the writer's work that nobody waits
+	// for to a goroutine whose thread runs at a lower priority than the
+	// sessions' (lowerPriority), which tells loweredDone when each is
+	// done: see runLowered.
+	lowered     chan func()
+	loweredDone chan struct{}
+	gather      time.Duration // how long a patient write waits for company
+	stop        chan struct{}
+	done        chan struct{}
 
 	// The explorer's index of the games ended (indexer.go): toIndex
 	// holds those committed and not indexed yet; sweep says the archive
@@ -164,9 +167,12 @@ func (s *sqlStore) startWriter() {
 			s.index1()
 		}()
 	}
+	s.lowered, s.loweredDone = startLowered()
 	go func() {
 		defer close(s.done)
-		s.lowered = lowerPriority()
+		if s.lowered != nil {
+			defer close(s.lowered)
+		}
 		s.write1()
 	}()
 }
@@ -223,7 +229,7 @@ func (s *sqlStore) write1() {
 		case <-gatherDue:
 		case <-indexDue:
 			indexDue = nil
-			s.indexPending()
+			s.runLowered(func() { s.indexPending() })
 		case reply := <-indexAsked:
 			s.indexInHand()
 			close(reply)
@@ -296,21 +302,78 @@ func (s *sqlStore) take(closing bool) []*writeOp {
 	return batch
 }
 
-// commitTaken commits a batch the writer has taken: on the writer's own
-// thread when nobody waits for it, and otherwise on a goroutine of the
-// sessions' priority, so that a session waiting for its write is not
-// held behind the other sessions' commands on a busy machine.
+// commitTaken commits a batch the writer has taken: at a lower priority
+// than the sessions' when nobody waits for it (runLowered), and otherwise
+// in the writer's goroutine, so that a session waiting for its write is
+// not held behind the other sessions' commands on a busy machine.
 func (s *sqlStore) commitTaken(batch []*writeOp) {
-	if !s.lowered || (s.waiting.Load() == 0 && !slices.ContainsFunc(batch, (*writeOp).awaited)) {
+	if s.waiting.Load() > 0 || slices.ContainsFunc(batch, (*writeOp).awaited) {
 		s.commit(batch)
 		return
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.commit(batch)
-	}()
-	<-done
+	s.runLowered(func() { s.commit(batch) })
+}
+
+// startLowered starts the goroutine that runs the writer's work at a
+// lower priority (runLowered), and returns the channel that takes it and
+// the one it tells of each done, or nils where a thread's priority cannot
+// be lowered; closing work ends the goroutine, and its thread with it.
+func startLowered() (work chan func(), done chan struct{}) {
+	ready := make(chan bool)
+	work, done = make(chan func()), make(chan struct{})
+	go runLowerPriority(work, done, ready, nil)
+	if !<-ready {
+		return nil, nil
+	}
+	return work, done
+}
+
+// runLowerPriority runs each function work takes, and tells done, on an
+// OS thread of its own at a lower priority than the sessions'
+// (lowerThisThread), and tells ready whether it could. It never unlocks
+// that thread, so that the runtime ends the thread with the goroutine
+// rather than hand its priority to others; it tells locked (when not nil)
+// once it holds its thread. Started on the main thread, which the runtime
+// would park rather than end, it hands over to a goroutine that cannot
+// run there while it holds it.
+func runLowerPriority(work chan func(), done chan struct{}, ready chan<- bool, locked chan<- struct{}) {
+	runtime.LockOSThread()
+	if locked != nil {
+		close(locked)
+	}
+	if onMainThread() {
+		next := make(chan struct{})
+		go runLowerPriority(work, done, ready, next)
+		<-next
+		runtime.UnlockOSThread()
+		return
+	}
+	ok := lowerThisThread()
+	ready <- ok
+	if !ok {
+		return
+	}
+	for f := range work {
+		f()
+		done <- struct{}{}
+	}
+}
+
+// runLowered runs f, the writer's work that nobody waits for (a batch of
+// patient writes, the explorer's index), on the lowered goroutine's
+// thread, and returns once it is done. SQLite's work is the calling
+// goroutine's own, in bursts of milliseconds a commit: run at a lower
+// priority it gives the cores to the sessions' commands whenever both
+// want them. The work a caller waits for stays in the writer's goroutine:
+// handing every batch to another thread cost a game played alone, each
+// move waited for, three times its time a move (BenchmarkWriter, 1 game).
+func (s *sqlStore) runLowered(f func()) {
+	if s.lowered == nil {
+		f()
+		return
+	}
+	s.lowered <- f
+	<-s.loweredDone
 }
 
 // awaited reports whether op's caller waits for it (it has no time to
