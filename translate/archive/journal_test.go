@@ -2,8 +2,10 @@ package archive
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -315,4 +317,29 @@ func TestJournalTakesTurns(t *testing.T) {
 	if s := sizes(); s != [2]int64{} {
 		t.Fatalf("sizes %v with every game committed, want both empty", s)
 	}
+}
+
+// FuzzJournalLine: any line a journal file holds is read without a panic,
+// and a line read is the line its game writes again (the start and end it
+// replays lose nothing of it).
+func FuzzJournalLine(f *testing.F) {
+	f.Add([]byte(`{"key":"k","source":"uhp-ws","game_type":"Base","white":"native","black":"viewer","started_ms":1767323045000,` +
+		`"game_string":"Base;WhiteWins;White[1];wS1","moves":[{"t":"wS1","b":"native","a":1767323045000}],"result":"WhiteWins","how":"state","ended_ms":1767323105000}`))
+	f.Add([]byte(`{"key":"cut","moves":[{"t":"wS`))
+	f.Add([]byte(`{"key":"k","moves":null,"started_ms":-9223372036854775808}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var l journalLine
+		if json.Unmarshal(data, &l) != nil {
+			return
+		}
+		st, end := l.start(), l.end()
+		g := &endedGame{start: st, white: st.White, black: st.Black, moves: st.Moves, gameString: st.GameString, end: end}
+		again := g.line()
+		if l.Moves == nil {
+			l.Moves = []journalMove{}
+		}
+		if !reflect.DeepEqual(again, l) {
+			t.Errorf("read %+v, written again %+v", l, again)
+		}
+	})
 }

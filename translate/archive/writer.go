@@ -44,7 +44,7 @@ type writer struct {
 	waiting atomic.Int64  // sessions waiting for a write now
 	// lowered, when not nil, takes the writer's work that nobody waits
 	// for to a goroutine whose thread runs at a lower priority than the
-	// sessions' (lowerPriority), which tells loweredDone when each is
+	// sessions' (runLowerPriority), which tells loweredDone when each is
 	// done: see runLowered.
 	lowered     chan func()
 	loweredDone chan struct{}
@@ -330,9 +330,9 @@ func startLowered() (work chan func(), done chan struct{}) {
 
 // runLowerPriority runs each function work takes, and tells done, on an
 // OS thread of its own at a lower priority than the sessions'
-// (lowerThisThread), and tells ready whether it could. It never unlocks
-// that thread, so that the runtime ends the thread with the goroutine
-// rather than hand its priority to others; it tells locked (when not nil)
+// (lowerThisThread), and tells ready whether it could. Once lowered it
+// never unlocks that thread, so that the runtime ends the thread with the
+// goroutine rather than hand its priority to others; it tells locked (when not nil)
 // once it holds its thread. Started on the main thread, which the runtime
 // would park rather than end, it hands over to a goroutine that cannot
 // run there while it holds it.
@@ -351,6 +351,7 @@ func runLowerPriority(work chan func(), done chan struct{}, ready chan<- bool, l
 	ok := lowerThisThread()
 	ready <- ok
 	if !ok {
+		runtime.UnlockOSThread()
 		return
 	}
 	for f := range work {
