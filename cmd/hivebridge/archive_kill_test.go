@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"github.com/hivebridge/hivebridge/internal/archivetest"
 	"github.com/hivebridge/hivebridge/internal/pgtest"
 	"github.com/hivebridge/hivebridge/internal/syncbuf"
+	"github.com/hivebridge/hivebridge/internal/writehold"
 	"github.com/hivebridge/hivebridge/translate/archive"
 )
 
@@ -316,7 +316,7 @@ func journalKillTest(t *testing.T, db string) {
 		}
 		wsDo(t, conn, "validmoves") // the last move is kept
 	}
-	release := holdArchiveWrites(t, db)
+	release := writehold.Hold(t, db)
 	for _, conn := range conns {
 		// The new game ends the last one; the command after it is
 		// answered only once that end is kept.
@@ -345,33 +345,5 @@ func journalKillTest(t *testing.T, db string) {
 		if i < 0 || g.Status != archive.Finished || g.How != "abandoned" {
 			t.Errorf("game %d: %s, %s, moves %q; want one of %q, finished, abandoned", g.ID, g.Status, g.How, moves, played)
 		}
-	}
-}
-
-// holdArchiveWrites holds up the archive db's writes until the function
-// it returns is called: a connection of the test's holds SQLite's write
-// lock, or a PostgreSQL lock on the moves' table that lets nobody else
-// write them.
-func holdArchiveWrites(t *testing.T, db string) (release func()) {
-	t.Helper()
-	driver, begin := "sqlite", []string{"BEGIN IMMEDIATE"}
-	if strings.HasPrefix(db, "postgres://") {
-		driver, begin = "pgx", []string{"BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"}
-	}
-	conn, err := sql.Open(driver, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.SetMaxOpenConns(1)
-	for _, stmt := range begin {
-		if _, err := conn.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return func() {
-		if _, err := conn.Exec("ROLLBACK"); err != nil {
-			t.Error(err)
-		}
-		conn.Close()
 	}
 }

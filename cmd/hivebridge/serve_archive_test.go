@@ -18,9 +18,10 @@ import (
 )
 
 // kept sends the session one more command and reads its answer, which
-// proves every change the session recorded before it in the archive: a
-// session's next command waits for its game's writes, while the answer
-// that ended a game proves nothing of that end.
+// proves every change the session recorded before it kept: in the
+// archive, or for a game that ended, in the end journal, its commit
+// following within the writer's gathering window (endedGames waits for
+// it). The answer that ended a game proves nothing of that end.
 func (s *tcpSession) kept(t *testing.T) {
 	t.Helper()
 	if got := s.do(t, "info"); len(got) == 0 || !strings.HasPrefix(got[0], "id ") {
@@ -100,11 +101,8 @@ func TestServeArchivesPairedGameOnce(t *testing.T) {
 	fmt.Fprintln(white.conn, "play forfeit lunch")
 	white.answer(t)
 	black.answer(t)
-	white.kept(t) // White's session keeps the game
-	games := archivetest.AllGames(t, archivetest.Read(t, db))
-	if len(games) != 1 {
-		t.Fatalf("%d games archived, want 1: %+v", len(games), games)
-	}
+	white.kept(t) // White's session keeps the game (its end maybe in the journal)
+	games := endedGames(t, db, 1)
 	g := games[0]
 	if g.White != archive.Viewer || g.Black != "paired viewer" || archivetest.MoveTexts(g) != "wS1/viewer, bG1 wS1-/paired viewer" ||
 		g.Result != "BlackWins" || g.How != "forfeit" || g.Reason != "White forfeited: lunch" || g.GameString != "Base;BlackWins;White[2];wS1;bG1 wS1-" {
@@ -128,6 +126,7 @@ func TestServeArchiveHTTP(t *testing.T) {
 	reply := tcp.do(t, "play wS1")
 	tcp.do(t, "play forfeit")
 	tcp.kept(t)
+	endedGames(t, db, 1) // its end committed, not only journaled
 
 	get := func(path, token string) (int, string) {
 		t.Helper()

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hivebridge/hivebridge/internal/writehold"
 )
 
 // journalFiles returns the journal files in dir and their sizes.
@@ -46,7 +48,7 @@ func TestEndJournaledNotWaited(t *testing.T) {
 		r.Played("wS1", "native")
 		r.Played("bS1 wS1-", Viewer)
 		r.Settle()
-		release := holdWrites(t, db)
+		release := writehold.Hold(t, db)
 		r.PlayedLast("wQ -wS1", "native")
 		r.Ended(End{How: "state", Result: "WhiteWins"}, "Base;WhiteWins;Black[2];wS1;bS1 wS1-;wQ -wS1")
 		settled := make(chan struct{})

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hivebridge/hivebridge/internal/writehold"
 )
 
 // flaky is a store whose writes fail while down is set.
@@ -441,33 +443,6 @@ func TestPlayedLast(t *testing.T) {
 	settled.Ended(End{How: "disconnect"}, "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1")
 }
 
-// holdWrites holds up the archive db's writes until the function it
-// returns is called: another connection holds SQLite's write lock, or a
-// PostgreSQL lock on the moves' table that lets nobody else write them.
-func holdWrites(t *testing.T, db string) (release func()) {
-	t.Helper()
-	driver, begin := "sqlite", "BEGIN IMMEDIATE"
-	if strings.HasPrefix(db, "postgres://") {
-		driver, begin = "pgx", "BEGIN; LOCK TABLE moves IN EXCLUSIVE MODE"
-	}
-	conn, err := sql.Open(driver, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.SetMaxOpenConns(1)
-	for _, stmt := range strings.Split(begin, "; ") {
-		if _, err := conn.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return func() {
-		if _, err := conn.Exec("ROLLBACK"); err != nil {
-			t.Error(err)
-		}
-		conn.Close()
-	}
-}
-
 // TestWriteHeldUpIsGivenUp: a move's write that the database holds up
 // (handed to the store's writer: Recorder.offer) is given up once a try
 // may take no longer (KeeperConfig.Timeout): Settle returns while the
@@ -483,7 +458,7 @@ func TestWriteHeldUpIsGivenUp(t *testing.T) {
 		r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
 		ended := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{})
 		id, endedID := r.ID(), ended.ID()
-		release := holdWrites(t, db)
+		release := writehold.Hold(t, db)
 		r.Played("wS1", Viewer)
 		// A move, and the game's end while the move's write is held up.
 		ended.Played("wS1", Viewer)
