@@ -80,8 +80,11 @@ var rules = map[string]rule{
 	// the archive read back (the daemon's and the command's tests);
 	// uhptest, games loaded from and described as GameStrings; enginetest,
 	// searchers standing in for an engine in the protocols' session tests;
-	// accepttest, a listener whose Accept fails (the accept loops' tests).
+	// accepttest, a listener whose Accept fails (the accept loops' tests);
+	// writehold, an archive's writes held up by another connection (the
+	// archive's own tests and the command's: it imports no archive code).
 	"internal/archivetest":       {module: []string{"internal/pgtest", "translate/archive"}},
+	"internal/writehold":         {external: []string{"github.com/jackc/pgx/v5", "modernc.org/sqlite"}},
 	"internal/uhptest":           {module: []string{"core", "protocols/uhp"}},
 	"internal/enginetest":        {module: []string{"core", "core/engine"}},
 	"internal/accept/accepttest": {},
