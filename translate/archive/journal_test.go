@@ -345,3 +345,25 @@ func FuzzJournalLine(f *testing.F) {
 		}
 	})
 }
+
+// TestDefaultJournal: the journal sits beside a SQLite file (the default
+// one too), and for PostgreSQL beside the default archive under a name of
+// the URL's own, the same for the same URL; no archive, no journal.
+func TestDefaultJournal(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", "/data")
+	for db, want := range map[string]string{
+		"none":            "",
+		"":                "/data/hivebridge/games.db.ends",
+		"/tmp/x/games.db": "/tmp/x/games.db.ends",
+	} {
+		if got, err := DefaultJournal(db); err != nil || got != want {
+			t.Errorf("DefaultJournal(%q) = %q, %v; want %q", db, got, err, want)
+		}
+	}
+	one, _ := DefaultJournal("postgres://u@host/one")
+	again, _ := DefaultJournal("postgres://u@host/one")
+	other, _ := DefaultJournal("postgresql://u@host/two")
+	if filepath.Dir(one) != "/data/hivebridge" || !strings.HasSuffix(one, journalSuffix) || one != again || one == other {
+		t.Errorf("PostgreSQL journals %q, %q, %q: want one per URL beside the default archive", one, again, other)
+	}
+}
