@@ -686,6 +686,13 @@ func (r *Recorder) PlayedLast(text, by string) {
 // next move's write may wait for company (see Played).
 const patienceShare = 8
 
+// endPatience is how long a game's end waits for others to share its
+// transaction: hardly at all, so that the archive's readers (/games) see
+// a game end as its players do. Nobody waits for it (a session that comes
+// to wait journals it: see Settle), and it is committed at the writer's
+// lowered priority all the same.
+const endPatience = time.Millisecond
+
 // Undone records that the last n moves were taken back.
 func (r *Recorder) Undone(n int, gameString string) {
 	r.Settle()
@@ -725,6 +732,7 @@ func (r *Recorder) Ended(end End, gameString string) {
 			awaitWrite(under, offered, r.k.cfg.Timeout)
 		}
 		r.gameString, r.stringAt, r.stale, r.end = gameString, len(r.moves), true, &end
+		r.patience = endPatience
 	}, true)
 }
 
