@@ -20,8 +20,8 @@ import (
 // kept sends the session one more command and reads its answer, which
 // proves every change the session recorded before it kept: in the
 // archive, or for a game that ended, in the end journal, its commit
-// following within the writer's gathering window (endedGames waits for
-// it). The answer that ended a game proves nothing of that end.
+// following a moment later (endedGames waits for it). The answer that
+// ended a game proves nothing of that end.
 func (s *tcpSession) kept(t *testing.T) {
 	t.Helper()
 	if got := s.do(t, "info"); len(got) == 0 || !strings.HasPrefix(got[0], "id ") {

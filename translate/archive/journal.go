@@ -28,8 +28,8 @@ import (
 // write(2) of the session's own, a few microseconds: the file is the
 // operating system's once written, and outlives the process as SQLite's
 // WAL does (neither is synced: a power loss may take both). The game's
-// commit goes on behind it, as patient as any other write, and once it
-// is in the archive its line in the journal is done.
+// commit goes on behind it (endPatience), and once it is in the archive
+// its line in the journal is done.
 //
 // Each process writes two files of its own in the journal's directory,
 // locked (flock) while it lives, and takes the other once one has grown
