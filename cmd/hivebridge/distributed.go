@@ -35,12 +35,6 @@ func (t *testFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&t.poll, "poll", time.Second, "with --distributed, how often to read the test's progress")
 }
 
-// isPostgres reports whether --db names a PostgreSQL database, which a
-// distributed test needs: the workers of every machine share it.
-func isPostgres(db string) bool {
-	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
-}
-
 // runTestView runs what needs no match settings: --status, and following
 // an existing test (--distributed --test ID). handled is false for any
 // other match, which the caller runs.
@@ -55,7 +49,7 @@ func runTestView(cmd *cobra.Command, f *matchFlags, args []string) (handled bool
 	case f.test.id == 0:
 		return false, nil
 	}
-	if !isPostgres(f.db) {
+	if !archive.IsPostgres(f.db) {
 		return true, errors.New("--distributed keeps the test in PostgreSQL: give --db postgres://...")
 	}
 	ctx, stop := interruptible(cmd)
@@ -80,7 +74,7 @@ func runTestView(cmd *cobra.Command, f *matchFlags, args []string) (handled bool
 func runDistributed(cmd *cobra.Command, cfg matchConfig) error {
 	f := &cfg.flags
 	switch {
-	case !isPostgres(f.db):
+	case !archive.IsPostgres(f.db):
 		return errors.New("--distributed keeps the test in PostgreSQL: give --db postgres://...")
 	case cfg.tournament != nil:
 		return errors.New("--distributed tests two engines: a tournament (--engine) is played on one machine")

@@ -11,13 +11,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hivebridge/hivebridge/translate"
+	"github.com/hivebridge/hivebridge/translate/archive"
 	"github.com/hivebridge/hivebridge/translate/referee"
 )
 
 // runTestStatus prints where a distributed test stands: the one args
 // names, or the latest.
 func runTestStatus(cmd *cobra.Command, f *matchFlags, args []string) error {
-	if !isPostgres(f.db) {
+	if !archive.IsPostgres(f.db) {
 		return errors.New("--status reads a distributed test: give --db postgres://...")
 	}
 	tests, err := referee.OpenTests(cmd.Context(), f.db, logger(cmd))

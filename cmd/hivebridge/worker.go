@@ -93,7 +93,7 @@ A line a game and a pair goes to standard error.`,
 func (f *workerFlags) config(cmd *cobra.Command) (referee.WorkerConfig, error) {
 	cfg := referee.WorkerConfig{Name: f.name, Engines: map[string]string{}, Concurrency: f.concurrency,
 		Lease: f.lease, Poll: f.poll, ExitIdle: f.exitIdle, Log: logger(cmd), Engine: translate.Config{Log: logger(cmd)}}
-	if !isPostgres(f.db) {
+	if !archive.IsPostgres(f.db) {
 		return cfg, errors.New("--db: a worker plays the tests of a PostgreSQL database: give a postgres:// URL")
 	}
 	if cfg.Name == "" {

@@ -223,14 +223,27 @@ func Open(ctx context.Context, db string, role Role) (Store, error) {
 	switch {
 	case db == "none":
 		return nil, nil
-	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
+	case IsPostgres(db):
 		return openPostgres(ctx, db, role)
-	case db == "":
-		path, err := DefaultPath()
-		if err != nil {
-			return nil, err
-		}
-		db = path
 	}
-	return openSQLite(ctx, db, role)
+	path, err := sqliteFile(db)
+	if err != nil {
+		return nil, err
+	}
+	return openSQLite(ctx, path, role)
+}
+
+// IsPostgres reports whether --db names a PostgreSQL archive: a
+// postgres:// or postgresql:// URL.
+func IsPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// sqliteFile is the SQLite file that --db names when it names neither no
+// archive nor PostgreSQL: its path, or the default file for "".
+func sqliteFile(db string) (string, error) {
+	if db == "" {
+		return DefaultPath()
+	}
+	return db, nil
 }

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -301,7 +300,7 @@ func DefaultJournal(db string) (string, error) {
 	switch {
 	case db == "none":
 		return "", nil
-	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
+	case IsPostgres(db):
 		path, err := DefaultPath()
 		if err != nil {
 			return "", err
@@ -309,12 +308,10 @@ func DefaultJournal(db string) (string, error) {
 		h := fnv.New64a()
 		h.Write([]byte(db))
 		return filepath.Join(filepath.Dir(path), fmt.Sprintf("postgres-%016x%s", h.Sum64(), journalSuffix)), nil
-	case db == "":
-		path, err := DefaultPath()
-		if err != nil {
-			return "", err
-		}
-		db = path
 	}
-	return db + journalSuffix, nil
+	path, err := sqliteFile(db)
+	if err != nil {
+		return "", err
+	}
+	return path + journalSuffix, nil
 }
