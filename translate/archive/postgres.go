@@ -10,7 +10,8 @@ import (
 	// pgx: the maintained pure-Go PostgreSQL driver, through database/sql
 	// for the store (the same SQL as SQLite's) and natively for
 	// LISTEN/NOTIFY.
-	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // lockClass is the first key of every advisory lock the archive takes
@@ -46,24 +47,33 @@ func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 	}
 	db.SetMaxOpenConns(32)
 	db.SetMaxIdleConns(32)
-	s := &sqlStore{name: name, d: postgresDialect, read: db, write: db}
-	s.deadOwners = func(ctx context.Context, owners []int64) ([]int64, error) { return s.unlockedOwners(ctx, owners) }
-	if err := db.PingContext(ctx); err != nil {
+	write, err := openWriterPool(dsn)
+	if err != nil {
 		db.Close()
 		return nil, fail(err)
 	}
-	if err := migrate(ctx, db, postgresDialect); err != nil {
+	s := &sqlStore{name: name, d: postgresDialect, read: db, write: write}
+	s.deadOwners = func(ctx context.Context, owners []int64) ([]int64, error) { return s.unlockedOwners(ctx, owners) }
+	closeBoth := func() {
 		db.Close()
+		write.Close()
+	}
+	if err := db.PingContext(ctx); err != nil {
+		closeBoth()
+		return nil, fail(err)
+	}
+	if err := migrate(ctx, db, postgresDialect); err != nil {
+		closeBoth()
 		return nil, fail(err)
 	}
 	if role != Reader {
 		if s.owner, err = s.register(ctx, string(role)); err != nil {
-			db.Close()
+			closeBoth()
 			return nil, fail(err)
 		}
 		lock := &ownerLock{db: db, owner: s.owner}
 		if err := lock.hold(ctx); err != nil {
-			db.Close()
+			closeBoth()
 			return nil, fail(err)
 		}
 		s.release, s.heartbeat = lock.release, lock.hold
@@ -74,6 +84,30 @@ func openPostgres(ctx context.Context, dsn string, role Role) (Store, error) {
 	s.indexApart = true
 	s.startWriter()
 	return s, nil
+}
+
+// openWriterPool opens the connections the writer's statements run on.
+// Each of them finds the rows it changes by a key (a game's id, its key,
+// a position), and PostgreSQL plans a statement kept prepared once, for
+// the table as it was then: a batch's updates of games planned while the
+// archive held a few hundred games scanned the whole table at every batch
+// for as long as the plan lived (scripts/archive-load.sh, quick games, a
+// fresh archive: 6,186 scans reading 7.6 million rows in 35 s, the
+// batch's statement 3.1 s of PostgreSQL's 4.7 s of CPU). So these
+// connections plan without sequential scans, and keep one plan a
+// statement rather than plan the batch's statement again at each run,
+// which cost 0.15 ms a batch: the same load, with both, 1.0 s and 2.2 s.
+func openWriterPool(dsn string) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	cfg.RuntimeParams["enable_seqscan"] = "off"
+	cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
+	db := stdlib.OpenDB(*cfg)
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	return db, nil
 }
 
 // ownerLock is a writer's advisory lock, on a connection of its own.
