@@ -26,7 +26,7 @@
 # fsync on, run as the postgres user when this script runs as root. A
 # database on the daemon's machine should yield the cores to the sessions,
 # as the daemon's own writer does: at the sessions' priority it doubled
-# their p99 under quick games, at nice 10 it added 40% (2026-11-28). A
+# their p99 under quick games, at nice 10 it added 40 to 80% (2026-11-28). A
 # nice value alone does not do it where the kernel groups processes by
 # session (autogroup: PostgreSQL starts each backend in a session of its
 # own, which then weighs as much as the daemon and its client together),
