@@ -367,3 +367,44 @@ func TestDefaultJournal(t *testing.T) {
 		t.Errorf("PostgreSQL journals %q, %q, %q: want one per URL beside the default archive", one, again, other)
 	}
 }
+
+// TestJournaledBacklogNotLost: a game whose end the database could not
+// take while the keeper lived (another process held its writes
+// throughout) but the end journal kept is not counted lost when the
+// keeper closes, and the next keeper to open the archive writes it whole.
+func TestJournaledBacklogNotLost(t *testing.T) {
+	stores(t, func(t *testing.T, db string) {
+		store := open(t, db, "serve")
+		dir := filepath.Join(t.TempDir(), "journal")
+		var lostGames, lostMoves, journaled atomic.Int64
+		cfg := KeeperConfig{Timeout: 300 * time.Millisecond, Attempts: 1, Pause: time.Hour, Journal: dir,
+			OnJournaled: func() { journaled.Add(1) },
+			OnLost:      func(games, moves int) { lostGames.Add(int64(games)); lostMoves.Add(int64(moves)) }}
+		k := NewKeeper(store, cfg)
+		r := k.Begin("uhp-ws", "Base", "Base;NotStarted;White[1]", nil, Viewer, Players{White: "native", Black: Viewer})
+		r.Played("wS1", "native")
+		r.Played("bS1 wS1-", Viewer)
+		r.Settle()
+		id := r.ID()
+		release := writehold.Hold(t, db)
+		r.PlayedLast("wQ -wS1", "native")
+		r.Ended(End{How: "state", Result: "WhiteWins"}, "Base;WhiteWins;Black[2];wS1;bS1 wS1-;wQ -wS1")
+		r.Settle()
+		if journaled.Load() != 1 {
+			t.Fatalf("%d games journaled, want 1", journaled.Load())
+		}
+		k.Close()
+		if lostGames.Load() != 0 || lostMoves.Load() != 0 {
+			t.Errorf("closing counted %d games and %d moves lost that the journal keeps", lostGames.Load(), lostMoves.Load())
+		}
+		if files := journalFiles(t, dir); len(files) == 0 {
+			t.Fatal("the journal was removed with a game in it")
+		}
+		release()
+		NewKeeper(store, KeeperConfig{Journal: dir}).Close()
+		waitFor(t, 10*time.Second, "the journaled game archived whole", func() bool {
+			g, err := store.Get(context.Background(), id)
+			return err == nil && g.Status == Finished && g.Result == "WhiteWins" && len(g.Moves) == 3
+		})
+	})
+}

@@ -221,7 +221,8 @@ func (k *Keeper) Pending() int {
 }
 
 // Close waits for the writes under way, tries the backlog once more and
-// reports what it still lacks as lost. The recorders of games in progress
+// reports what it still lacks as lost (not the games the end journal
+// keeps for the next start). The recorders of games in progress
 // must have ended first.
 func (k *Keeper) Close() {
 	if h, ok := k.store.(hurrier); ok {
@@ -241,7 +242,7 @@ func (k *Keeper) Close() {
 	k.backlog = nil
 	k.mu.Unlock()
 	for _, r := range left {
-		r.lost()
+		r.lostUnlessJournaled()
 	}
 	if k.journal != nil {
 		if n := k.journal.close(); n > 0 {
@@ -506,7 +507,7 @@ func (r *Recorder) write(before func(), ending bool) {
 		}
 		r.k.mu.Unlock()
 		if !held {
-			r.lost()
+			r.lostUnlessJournaled()
 		}
 	}()
 }
@@ -745,6 +746,18 @@ func (r *Recorder) lost() {
 	}
 	r.k.cfg.OnLost(games, moves)
 	r.k.cfg.Log.Warn().Int64("game", r.id).Int("moves_lost", moves).Str("how", r.end.How).Msg("game ended without being archived whole")
+}
+
+// lostUnlessJournaled reports what the archive lacks of an ended game
+// the keeper gives up on (lost), unless the game is in the end journal,
+// whose line stays until the game is written, by the next process to open
+// the archive if not by this one.
+func (r *Recorder) lostUnlessJournaled() {
+	if r.ticket.Load() != nil {
+		r.k.cfg.Log.Warn().Int64("game", r.id).Str("how", r.end.How).Msg("an ended game the archive could not take is kept in the end journal, to be written at the next start")
+		return
+	}
+	r.lost()
 }
 
 // flushEnd writes an ended game, and reports whether the keeper is done
